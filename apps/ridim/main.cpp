@@ -1,0 +1,55 @@
+// ridim ROBOT.yaml [TRAJ.csv | -] [-o OUT.csv] [--quantity NAME]
+// Recursive inverse dynamics of serial manipulators (the successor of Saha's RIDIM).
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <map>
+
+#include "denoc/errors.hpp"
+#include "denoc/ridim.hpp"
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  denoc::RidimOptions options;
+  std::map<std::string, denoc::Quantity> quantities(denoc::quantity_names().begin(),
+                                                    denoc::quantity_names().end());
+
+  CLI::App app{
+      "ridim: joint forces (or the inertia matrix, its inverse, the bias or the gravity vector)\n"
+      "along a trajectory, by the DeNOC inverse dynamics of Saha (1999).\n"
+      "Output: CSV with a header line, SI units, to standard output unless -o is given."};
+  app.add_option("robot", options.robot, "Robot file (YAML, see robots/stanford.yaml)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("trajectory", options.trajectory,
+                 "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units; - reads standard "
+                 "input; omitted: the robot file's trajectory block");
+  app.add_option("-o,--output", options.output, "Write the CSV to this file");
+  app.add_option("-q,--quantity", options.quantity,
+                 "torques (default), mass-matrix, inverse-mass-matrix, bias or gravity")
+      ->transform(CLI::CheckedTransformer(quantities, CLI::ignore_case));
+  app.footer(
+      "Examples:\n"
+      "  ridim robots/stanford.yaml -o stanford_tau.csv\n"
+      "  ridim robots/planar3.yaml traj.csv --quantity mass-matrix\n"
+      "  generate_traj | ridim robots/planar3.yaml - > tau.csv\n"
+      "Exit status: 0 success, 2 bad input or usage, 1 failure while computing.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    denoc::run_ridim(options, std::cin, std::cout);
+  } catch (const denoc::InputError& e) {
+    std::cout.flush();
+    std::cerr << "ridim: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << "ridim: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}

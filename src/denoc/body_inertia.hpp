@@ -1,0 +1,81 @@
+// Mass properties of a rigid body, or of a composite of rigidly joined bodies, about a
+// reference point: the 6x6 matrix that Saha (1999) writes M_i (Eq. 2, about the body's own
+// mass centre) and M~_i (Eq. 23b, composite body i about C_i), kept as its ten parameters.
+//
+// About a reference point O, with h the first moment of mass about O and I_O the rotational
+// inertia about O, the 6x6 matrix acting on a twist [omega; v_O] is
+//     [ I_O      h x 1 ]
+//     [ -h x 1   m 1   ]
+// so that the momentum is [I_O omega + h x v_O;  m v_O - h x omega].
+#pragma once
+
+#include "denoc/spatial.hpp"
+
+namespace denoc {
+
+template <typename S>
+struct BodyInertia {
+  S mass = S(0);
+  Vec3<S> first_moment = Vec3<S>::Zero();  // h = m c, c the mass centre seen from O
+  Mat3<S> rotational = Mat3<S>::Zero();    // I_O, about the reference point O
+
+  // M_i of Eq. (2): a single body about its own mass centre.
+  static BodyInertia about_mass_centre(S m, const Mat3<S>& inertia_about_com) {
+    BodyInertia b;
+    b.mass = m;
+    b.rotational = inertia_about_com;
+    return b;
+  }
+
+  // The 6x6 matrix times a twist (Eq. 7's M_i t_i): the momentum about O.
+  Vec6<S> operator*(const Vec6<S>& twist) const {
+    Vec6<S> out;
+    angular(out).noalias() = rotational * angular(twist);
+    angular(out) += first_moment.cross(linear(twist));
+    linear(out) = mass * linear(twist) - first_moment.cross(angular(twist));
+    return out;
+  }
+
+  // B^T M B of Eq. (23b) for B = B_{i+1,i}: the same body seen from the point O - ell (so that
+  // ell runs from the new reference point to the old one), expressed in the same frame.
+  // I_new = I_O - [ell x][h x] - [h x][ell x] - m [ell x]^2, h_new = h + m ell.
+  BodyInertia shifted(const Vec3<S>& ell) const {
+    BodyInertia b;
+    b.mass = mass;
+    b.first_moment = first_moment + mass * ell;
+    const S lh = ell.dot(first_moment);
+    const S ll = ell.squaredNorm();
+    b.rotational = rotational;
+    b.rotational.diagonal().array() += S(2) * lh + mass * ll;
+    b.rotational.noalias() -= ell * first_moment.transpose() + first_moment * ell.transpose();
+    b.rotational.noalias() -= mass * (ell * ell.transpose());
+    return b;
+  }
+
+  // The same body, its vectors re-expressed in a frame rotated by E (E maps old to new).
+  BodyInertia rotated(const Mat3<S>& E) const {
+    BodyInertia b;
+    b.mass = mass;
+    b.first_moment.noalias() = E * first_moment;
+    b.rotational.noalias() = E * rotational * E.transpose();
+    return b;
+  }
+
+  BodyInertia& operator+=(const BodyInertia& other) {
+    mass += other.mass;
+    first_moment += other.first_moment;
+    rotational += other.rotational;
+    return *this;
+  }
+
+  template <typename T>
+  BodyInertia<T> cast() const {
+    BodyInertia<T> b;
+    b.mass = static_cast<T>(mass);
+    b.first_moment = first_moment.template cast<T>();
+    b.rotational = rotational.template cast<T>();
+    return b;
+  }
+};
+
+}  // namespace denoc

@@ -1,0 +1,39 @@
+// Kinetic and potential energy of the chain, for energy checks and rfdsim's output columns.
+#pragma once
+
+#include "denoc/inverse_dynamics.hpp"
+
+namespace denoc {
+
+// T = 1/2 sum_i t_i^T M_i t_i, with the twists t_i of Eq. (12).
+template <typename S>
+S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                 ConstVectorRef<S> qd) {
+  update_joint_frames(model, ws, q);
+  S energy = 0;
+  Vec6<S> t_parent = Vec6<S>::Zero();
+  for (int i = 0; i < model.dof(); ++i) {
+    const Joint<S>& joint = model.joint(i);
+    ws.t[i] = propagate_twist(ws.E[i], ws.ell[i], t_parent) + joint.p * qd[i];
+    energy += ws.t[i].dot(joint.M * ws.t[i]) / 2;
+    t_parent = ws.t[i];
+  }
+  return energy;
+}
+
+// V = -sum_i m_i g . c_i, c_i the mass centre in the base frame (zero at the base origin).
+template <typename S>
+S potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  update_joint_frames(model, ws, q);
+  Mat3<S> R = Mat3<S>::Identity();  // orientation of J_i in the base frame
+  Vec3<S> c = Vec3<S>::Zero();      // C_i in the base frame
+  S energy = 0;
+  for (int i = 0; i < model.dof(); ++i) {
+    R = R * ws.E[i];
+    c += R * ws.ell[i];
+    energy -= model.joint(i).M.mass * model.gravity().dot(c);
+  }
+  return energy;
+}
+
+}  // namespace denoc

@@ -1,0 +1,49 @@
+// The generalized inertia matrix (GIM) I(q) of Eq. (20) from composite-body masses, Saha (1999)
+// Section 4.1, O(n^2); and its inverse through its Cholesky factor.
+#pragma once
+
+#include "denoc/joint_frames.hpp"
+
+namespace denoc {
+
+// M~_i = M_i + B_{i+1,i}^T M~_{i+1} B_{i+1,i}, M~_n = M_n: Eq. (23b), from the tip inwards.
+template <typename S>
+void composite_body_masses(const Model<S>& model, Workspace<S>& ws) {
+  const int n = model.dof();
+  for (int i = n - 1; i >= 0; --i) {
+    ws.M_tilde[i] = model.joint(i).M;
+    if (i + 1 < n) ws.M_tilde[i] += ws.M_tilde[i + 1].shifted(ws.ell[i + 1]).rotated(ws.E[i + 1]);
+  }
+}
+
+// i_ij = i_ji = p_i^T M~_i B_ij p_j, Eq. (24), for j <= i. Read as p_j^T (B_ij^T M~_i p_i): the
+// wrench M~_i p_i is carried inwards one joint at a time, B_ij^T = B_{j+1,j}^T ... B_{i,i-1}^T
+// by Eq. (14), and projected on each p_j; so the row costs O(i), not O(i) 6x6 products.
+template <typename S>
+const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  update_joint_frames(model, ws, q);
+  composite_body_masses(model, ws);
+  for (int i = model.dof() - 1; i >= 0; --i) {
+    Vec6<S> w = ws.M_tilde[i] * model.joint(i).p;
+    ws.gim(i, i) = model.joint(i).p.dot(w);
+    for (int j = i - 1; j >= 0; --j) {
+      w = transfer_wrench(ws.E[j + 1], ws.ell[j + 1], w);
+      ws.gim(i, j) = ws.gim(j, i) = model.joint(j).p.dot(w);
+    }
+  }
+  return ws.gim;
+}
+
+// I^-1 through the Cholesky factor I = L L^T (I is symmetric positive definite), solving
+// I X = 1 column by column rather than inverting a general matrix.
+template <typename S>
+const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
+                                           ConstVectorRef<S> q) {
+  generalized_inertia(model, ws, q);
+  ws.gim_factor.compute(ws.gim);
+  ws.gim_inverse.setIdentity();
+  ws.gim_factor.solveInPlace(ws.gim_inverse);
+  return ws.gim_inverse;
+}
+
+}  // namespace denoc

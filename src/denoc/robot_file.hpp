@@ -1,0 +1,37 @@
+// Robot files (spec §1): a DH table with masses and inertias, gravity, and optional initial
+// state and trajectory, read into a Model built once. Every value is checked, and a bad one
+// raises InputError naming the file, the key (e.g. links[2].mass) and its line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "denoc/dh.hpp"
+#include "denoc/trajectory.hpp"
+
+namespace denoc {
+
+struct RobotFile {
+  std::string path;  // as given, for messages
+  std::string name;
+  std::string source;
+  DhConvention convention = DhConvention::standard;
+  double angle_scale = 1;  // radians per angle_unit
+  std::vector<DhLink<double>> dh;
+  std::vector<std::string> link_names;
+  Model<double> model;
+  std::optional<VecX<double>> initial_q;                  // SI units (rad, m)
+  std::optional<VecX<double>> initial_qd;                 // SI units
+  std::optional<CycloidalTrajectory<double>> trajectory;  // SI units
+
+  int dof() const { return model.dof(); }
+};
+
+// Reads and validates a robot file; throws InputError.
+RobotFile load_robot_file(const std::string& path);
+
+// The same from text already in memory; `path` only names it in messages.
+RobotFile parse_robot_file(const std::string& text, const std::string& path);
+
+}  // namespace denoc

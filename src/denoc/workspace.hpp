@@ -1,0 +1,49 @@
+// Per-sample storage of the algorithms, sized once from the model and reused for every
+// sample so that no algorithm allocates (the model itself is never written).
+// Vectors indexed by joint hold one entry per link, index i-1 for link i.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <vector>
+
+#include "denoc/model.hpp"
+
+namespace denoc {
+
+template <typename S>
+struct Workspace {
+  explicit Workspace(const Model<S>& model);
+
+  // Joint frames for the current q, filled by update_joint_frames (joint_frames.hpp).
+  std::vector<Mat3<S>> E;    // rotation of J_i relative to J_{i-1}
+  std::vector<Vec3<S>> ell;  // from C_{i-1} to C_i, in J_i (-c_{i,i-1} of Eq. 13)
+
+  // Inverse dynamics, Section 5.1 (inverse_dynamics.hpp).
+  std::vector<Vec6<S>> t;      // twist t_i (nu_i of Section 5.1), Eq. (1), in J_i
+  std::vector<Vec6<S>> xi;     // twist rate xi_i, with rho of Eq. (32) from the base
+  std::vector<Vec6<S>> gamma;  // wrench gamma_i = w~_i of Eq. (30), about C_i, in J_i
+  VecX<S> tau;                 // joint forces, Eq. (30)
+  VecX<S> zeros;               // stands in for qd or qdd in h and g
+
+  // Generalized inertia matrix, Section 4.1 (generalized_inertia.hpp).
+  std::vector<BodyInertia<S>> M_tilde;  // composite-body mass M~_i, Eq. (23b), about C_i, in J_i
+  MatX<S> gim;                          // I of Eq. (20), entries from Eq. (24)
+  Eigen::LLT<MatX<S>> gim_factor;       // Cholesky factor of the GIM
+  MatX<S> gim_inverse;                  // I^-1 from that factor
+};
+
+template <typename S>
+Workspace<S>::Workspace(const Model<S>& model)
+    : E(static_cast<std::size_t>(model.dof()), Mat3<S>::Identity()),
+      ell(static_cast<std::size_t>(model.dof()), Vec3<S>::Zero()),
+      t(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      xi(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      gamma(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      tau(VecX<S>::Zero(model.dof())),
+      zeros(VecX<S>::Zero(model.dof())),
+      M_tilde(static_cast<std::size_t>(model.dof())),
+      gim(MatX<S>::Zero(model.dof(), model.dof())),
+      gim_factor(model.dof()),
+      gim_inverse(MatX<S>::Zero(model.dof(), model.dof())) {}
+
+}  // namespace denoc

@@ -1,0 +1,252 @@
+#include "denoc/robot_file.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <Eigen/Eigenvalues>
+
+#include "denoc/errors.hpp"
+
+namespace denoc {
+
+namespace {
+
+// Reads typed values out of the YAML tree; every failure names the file, the key and the line.
+class Reader {
+ public:
+  explicit Reader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& key, const YAML::Node& node,
+                         const std::string& what) const {
+    std::string message = path_ + ": " + key + ": " + what;
+    if (node.IsDefined() && node.Mark().line >= 0) {
+      message += " (line " + std::to_string(node.Mark().line + 1) + ")";
+    }
+    throw InputError(message);
+  }
+
+  [[noreturn]] void fail_missing(const std::string& key, const YAML::Node& parent,
+                                 const std::string& what) const {
+    std::string message = path_ + ": " + key + ": missing, " + what;
+    if (parent.Mark().line >= 0) {
+      message += " (in the block at line " + std::to_string(parent.Mark().line + 1) + ")";
+    }
+    throw InputError(message);
+  }
+
+  double number(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) fail(key, node, "expected a number");
+    double value = 0;
+    try {
+      value = node.as<double>();
+    } catch (const YAML::Exception&) {
+      fail(key, node, "expected a number, found '" + node.Scalar() + "'");
+    }
+    if (!std::isfinite(value)) fail(key, node, "must be finite, found '" + node.Scalar() + "'");
+    return value;
+  }
+
+  std::string text(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) fail(key, node, "expected text");
+    return node.Scalar();
+  }
+
+  std::string choice(const YAML::Node& node, const std::string& key,
+                     const std::set<std::string>& allowed) const {
+    const std::string value = text(node, key);
+    if (allowed.count(value)) return value;
+    std::string list;
+    for (const std::string& a : allowed)
+      list += (list.empty() ? "" : " or ") + a;
+    fail(key, node, "expected " + list + ", found '" + value + "'");
+  }
+
+  VecX<double> vector(const YAML::Node& node, const std::string& key, std::size_t size) const {
+    if (!node.IsSequence())
+      fail(key, node, "expected a list of " + std::to_string(size) + " numbers");
+    if (node.size() != size) {
+      fail(key, node,
+           "expected " + std::to_string(size) + " numbers, found " + std::to_string(node.size()));
+    }
+    VecX<double> v(static_cast<Eigen::Index>(size));
+    for (std::size_t i = 0; i < size; ++i) {
+      v[static_cast<Eigen::Index>(i)] = number(node[i], key + "[" + std::to_string(i) + "]");
+    }
+    return v;
+  }
+
+  void check_keys(const YAML::Node& map, const std::string& where,
+                  const std::set<std::string>& allowed) const {
+    for (const auto& item : map) {
+      const std::string key = item.first.Scalar();
+      if (allowed.count(key)) continue;
+      std::string list;
+      for (const std::string& a : allowed)
+        list += (list.empty() ? "" : ", ") + a;
+      fail(where.empty() ? key : where + "." + key, item.first,
+           "unknown key (expected one of " + list + ")");
+    }
+  }
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const std::string& key) {
+  if (!node.IsMap()) reader.fail(key, node, "expected a map {xx, yy, zz, xy, xz, yz}");
+  reader.check_keys(node, key, {"xx", "yy", "zz", "xy", "xz", "yz"});
+  auto entry = [&](const char* name) {
+    return node[name] ? reader.number(node[name], key + "." + name) : 0.0;
+  };
+  Mat3<double> I;
+  I << entry("xx"), entry("xy"), entry("xz"),  //
+      entry("xy"), entry("yy"), entry("yz"),   //
+      entry("xz"), entry("yz"), entry("zz");
+  // A rigid body's principal moments are non-negative and obey the triangle inequality.
+  const Vec3<double> moments = Eigen::SelfAdjointEigenSolver<Mat3<double>>(I).eigenvalues();
+  const double tolerance = 1e-12 * std::max(1.0, moments.cwiseAbs().maxCoeff());
+  std::ostringstream shown;
+  shown << moments[0] << ", " << moments[1] << ", " << moments[2];
+  if (moments[0] < -tolerance) {
+    reader.fail(key, node, "not positive semi-definite (principal moments " + shown.str() + ")");
+  }
+  if (moments[0] + moments[1] < moments[2] - tolerance) {
+    reader.fail(key, node, "principal moments " + shown.str() + " violate the triangle inequality");
+  }
+  return I;
+}
+
+DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std::string& key,
+                         double angle_scale, std::string& name) {
+  if (!node.IsMap()) reader.fail(key, node, "expected a map with joint, a, b, alpha, theta, ...");
+  reader.check_keys(node, key,
+                    {"name", "joint", "a", "b", "d", "alpha", "theta", "mass", "com", "inertia"});
+  DhLink<double> link;
+  name = node["name"] ? reader.text(node["name"], key + ".name") : "";
+  if (!node["joint"]) reader.fail_missing(key + ".joint", node, "expected revolute or prismatic");
+  link.type = reader.choice(node["joint"], key + ".joint", {"revolute", "prismatic"}) == "revolute"
+                  ? JointType::revolute
+                  : JointType::prismatic;
+  auto optional = [&](const char* field, double scale) {
+    return node[field] ? scale * reader.number(node[field], key + "." + field) : 0.0;
+  };
+  if (node["b"] && node["d"]) reader.fail(key + ".d", node["d"], "give b or its alias d, not both");
+  link.a = optional("a", 1);
+  link.b = node["d"] ? optional("d", 1) : optional("b", 1);
+  link.alpha = optional("alpha", angle_scale);
+  link.theta = optional("theta", angle_scale);
+  if (!node["mass"]) reader.fail_missing(key + ".mass", node, "expected the link's mass in kg");
+  link.mass = reader.number(node["mass"], key + ".mass");
+  if (!(link.mass > 0)) reader.fail(key + ".mass", node["mass"], "must be positive");
+  if (node["com"]) link.com = reader.vector(node["com"], key + ".com", 3);
+  link.inertia = node["inertia"] ? read_inertia(reader, node["inertia"], key + ".inertia")
+                                 : Mat3<double>::Zero();
+  return link;
+}
+
+// Joint values in a robot file are in angle_unit for revolute joints and in m for prismatic.
+VecX<double> to_si(const VecX<double>& v, const std::vector<DhLink<double>>& dh, double scale) {
+  VecX<double> si = v;
+  for (std::size_t i = 0; i < dh.size(); ++i) {
+    if (dh[i].type == JointType::revolute) si[static_cast<Eigen::Index>(i)] *= scale;
+  }
+  return si;
+}
+
+void read_initial(const Reader& reader, const YAML::Node& node, RobotFile& robot) {
+  if (!node.IsMap()) reader.fail("initial", node, "expected a map with q and qd");
+  reader.check_keys(node, "initial", {"q", "qd"});
+  const std::size_t n = robot.dh.size();
+  if (node["q"]) {
+    robot.initial_q = to_si(reader.vector(node["q"], "initial.q", n), robot.dh, robot.angle_scale);
+  }
+  if (node["qd"]) {
+    robot.initial_qd =
+        to_si(reader.vector(node["qd"], "initial.qd", n), robot.dh, robot.angle_scale);
+  }
+}
+
+void read_trajectory(const Reader& reader, const YAML::Node& node, RobotFile& robot) {
+  if (!node.IsMap()) reader.fail("trajectory", node, "expected a map");
+  reader.check_keys(node, "trajectory", {"type", "duration", "samples", "from", "to"});
+  if (node["type"]) reader.choice(node["type"], "trajectory.type", {"cycloidal"});
+  for (const char* key : {"duration", "samples", "from", "to"}) {
+    if (!node[key]) reader.fail_missing(std::string("trajectory.") + key, node, "required");
+  }
+  CycloidalTrajectory<double> traj;
+  traj.duration = reader.number(node["duration"], "trajectory.duration");
+  if (!(traj.duration > 0))
+    reader.fail("trajectory.duration", node["duration"], "must be positive");
+  const double samples = reader.number(node["samples"], "trajectory.samples");
+  if (samples != std::floor(samples) || samples < 2 || samples > 1e15) {
+    reader.fail("trajectory.samples", node["samples"], "must be a whole number of at least 2");
+  }
+  traj.samples = static_cast<long>(samples);
+  const std::size_t n = robot.dh.size();
+  traj.from = to_si(reader.vector(node["from"], "trajectory.from", n), robot.dh, robot.angle_scale);
+  traj.to = to_si(reader.vector(node["to"], "trajectory.to", n), robot.dh, robot.angle_scale);
+  robot.trajectory = traj;
+}
+
+}  // namespace
+
+RobotFile parse_robot_file(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
+                     ": YAML syntax error: " + e.msg);
+  }
+  const Reader reader(path);
+  if (!root.IsMap()) throw InputError(path + ": expected a YAML map with a `links` list");
+  reader.check_keys(
+      root, "",
+      {"name", "source", "dh", "angle_unit", "gravity", "links", "initial", "trajectory"});
+  RobotFile robot;
+  robot.path = path;
+  if (root["name"]) robot.name = reader.text(root["name"], "name");
+  if (root["source"]) robot.source = reader.text(root["source"], "source");
+  if (root["dh"] && reader.choice(root["dh"], "dh", {"standard", "modified"}) == "modified") {
+    robot.convention = DhConvention::modified;
+  }
+  if (!root["angle_unit"] ||
+      reader.choice(root["angle_unit"], "angle_unit", {"deg", "rad"}) == "deg") {
+    robot.angle_scale = M_PI / 180;
+  }
+  Vec3<double> gravity(0, 0, -9.81);
+  if (root["gravity"]) gravity = reader.vector(root["gravity"], "gravity", 3);
+
+  const YAML::Node links = root["links"];
+  if (!links) reader.fail_missing("links", root, "expected a list of links, base to tip");
+  if (!links.IsSequence() || links.size() == 0) {
+    reader.fail("links", links, "expected a non-empty list of links, base to tip");
+  }
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    std::string name;
+    robot.dh.push_back(
+        read_link(reader, links[i], "links[" + std::to_string(i) + "]", robot.angle_scale, name));
+    robot.link_names.push_back(name);
+  }
+  robot.model = Model<double>(links_from_dh(robot.convention, robot.dh), gravity);
+  if (root["initial"]) read_initial(reader, root["initial"], robot);
+  if (root["trajectory"]) read_trajectory(reader, root["trajectory"], robot);
+  return robot;
+}
+
+RobotFile load_robot_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open robot file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": cannot read robot file");
+  return parse_robot_file(text.str(), path);
+}
+
+}  // namespace denoc

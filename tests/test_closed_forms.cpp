@@ -1,0 +1,5 @@
+#include <gtest/gtest.h>
+#include "denoc/denoc.hpp"
+TEST(Placeholder, Builds) {
+  SUCCEED();
+}
