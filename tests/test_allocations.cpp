@@ -1,0 +1,113 @@
+// No algorithm allocates per sample: every call after the workspace is built runs with zero
+// heap allocations. The C allocator itself is interposed (glibc), so Eigen's aligned_malloc
+// and operator new are both counted.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <random>
+
+#include "denoc/denoc.hpp"
+
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
+
+namespace {
+std::atomic<long> allocations{0};
+}
+
+void* malloc(std::size_t size) {
+  ++allocations;
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t count, std::size_t size) {
+  ++allocations;
+  return __libc_calloc(count, size);
+}
+void* realloc(void* p, std::size_t size) {
+  ++allocations;
+  return __libc_realloc(p, size);
+}
+void* aligned_alloc(std::size_t alignment, std::size_t size) {
+  ++allocations;
+  return __libc_memalign(alignment, size);
+}
+void* memalign(std::size_t alignment, std::size_t size) {
+  ++allocations;
+  return __libc_memalign(alignment, size);
+}
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
+  ++allocations;
+  *out = __libc_memalign(alignment, size);
+  return *out ? 0 : 12;  // ENOMEM
+}
+}
+
+namespace {
+
+template <typename S>
+denoc::Model<S> chain(int n) {
+  std::vector<denoc::DhLink<S>> rows;
+  for (int i = 0; i < n; ++i) {
+    denoc::DhLink<S> row;
+    row.type = i % 3 == 2 ? denoc::JointType::prismatic : denoc::JointType::revolute;
+    row.a = S(0.1);
+    row.b = S(0.05);
+    row.alpha = i % 2 ? S(M_PI / 2) : S(-M_PI / 2);
+    row.mass = 1;
+    row.com = denoc::Vec3<S>(S(0.05), 0, 0);
+    row.inertia = denoc::Vec3<S>(S(0.01), S(0.02), S(0.03)).asDiagonal();
+    rows.push_back(row);
+  }
+  return denoc::Model<S>(denoc::links_from_dh(denoc::DhConvention::standard, rows));
+}
+
+// Allocations made while `f` runs.
+template <typename F>
+long allocations_in(F&& f) {
+  const long before = allocations.load();
+  f();
+  return allocations.load() - before;
+}
+
+template <typename S>
+void expect_no_allocation(int n) {
+  const denoc::Model<S> model = chain<S>(n);
+  denoc::Workspace<S> ws(model);
+  const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
+  const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
+  const denoc::VecX<S> qdd = denoc::VecX<S>::LinSpaced(n, S(2), S(1));
+  S sink = 0;
+  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::bias_forces(model, ws, q, qd)[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::gravity_forces(model, ws, q)[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_generalized_inertia(model, ws, q)(0, 0); }),
+            0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::potential_energy(model, ws, q); }), 0);
+  EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
+}
+
+TEST(Allocations, CounterSeesEigenAllocations) {
+  // The counter must be able to fail: a dynamic Eigen vector does allocate.
+  EXPECT_GT(allocations_in([] {
+              denoc::VecX<double> v = denoc::VecX<double>::Ones(64);
+              EXPECT_EQ(v.sum(), 64.0);
+            }),
+            0);
+}
+
+TEST(Allocations, NoneInAnyAlgorithmDouble) {
+  for (int n : {1, 6, 40})
+    expect_no_allocation<double>(n);
+}
+
+TEST(Allocations, NoneInAnyAlgorithmFloat) {
+  for (int n : {1, 6, 40})
+    expect_no_allocation<float>(n);
+}
+
+}  // namespace

@@ -1,0 +1,144 @@
+// Robot files (spec §1): what is accepted, how it is converted, and that every bad entry is
+// rejected with a message naming the file, the key and the line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "denoc/denoc.hpp"
+#include "denoc/errors.hpp"
+#include "denoc/robot_file.hpp"
+
+namespace {
+
+const char* const kTwoLinks = R"(name: test arm
+dh: standard
+angle_unit: deg
+gravity: [0, -9.81, 0]
+links:
+  - joint: revolute
+    a: 0.5
+    alpha: 90
+    theta: 30
+    mass: 2
+    com: [-0.25, 0, 0]
+    inertia: {xx: 0.01, yy: 0.04, zz: 0.04, xy: 0.001}
+  - joint: prismatic
+    d: 0.2
+    theta: 45
+    mass: 1
+initial:
+  q: [90, 0.3]
+  qd: [180, -0.1]
+trajectory:
+  type: cycloidal
+  duration: 2
+  samples: 21
+  from: [0, 0]
+  to: [90, 0.5]
+)";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+// The message of the InputError that parsing `text` raises, or "" if none.
+std::string error_of(const std::string& text) {
+  try {
+    denoc::parse_robot_file(text, "arm.yaml");
+  } catch (const denoc::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RobotFile, ReadsValuesAndConvertsToSI) {
+  const denoc::RobotFile robot = denoc::parse_robot_file(kTwoLinks, "arm.yaml");
+  ASSERT_EQ(robot.dof(), 2);
+  EXPECT_EQ(robot.name, "test arm");
+  EXPECT_DOUBLE_EQ(robot.dh[0].alpha, M_PI / 2);
+  EXPECT_DOUBLE_EQ(robot.dh[0].theta, M_PI / 6);
+  EXPECT_DOUBLE_EQ(robot.dh[1].b, 0.2);  // through the alias d
+  EXPECT_EQ(robot.dh[1].type, denoc::JointType::prismatic);
+  EXPECT_DOUBLE_EQ(robot.dh[0].inertia(0, 1), 0.001);
+  EXPECT_DOUBLE_EQ(robot.dh[0].inertia(1, 0), 0.001);
+  EXPECT_DOUBLE_EQ(robot.dh[1].inertia.norm(), 0.0);  // omitted entries are zero
+  EXPECT_EQ(robot.model.gravity(), denoc::Vec3<double>(0, -9.81, 0));
+  // Revolute entries of initial and trajectory are in angle_unit, prismatic ones in m.
+  EXPECT_DOUBLE_EQ((*robot.initial_q)[0], M_PI / 2);
+  EXPECT_DOUBLE_EQ((*robot.initial_q)[1], 0.3);
+  EXPECT_DOUBLE_EQ((*robot.initial_qd)[0], M_PI);
+  EXPECT_DOUBLE_EQ((*robot.initial_qd)[1], -0.1);
+  EXPECT_DOUBLE_EQ(robot.trajectory->to[0], M_PI / 2);
+  EXPECT_DOUBLE_EQ(robot.trajectory->to[1], 0.5);
+  EXPECT_EQ(robot.trajectory->samples, 21);
+}
+
+TEST(RobotFile, RadiansNeedNoConversion) {
+  const denoc::RobotFile robot =
+      denoc::parse_robot_file(replaced(replaced(kTwoLinks, "angle_unit: deg", "angle_unit: rad"),
+                                       "alpha: 90", "alpha: 1.5"),
+                              "arm.yaml");
+  EXPECT_DOUBLE_EQ(robot.dh[0].alpha, 1.5);
+  EXPECT_DOUBLE_EQ((*robot.initial_q)[0], 90.0);
+}
+
+TEST(RobotFile, ShippedRobotsLoad) {
+  const denoc::RobotFile stanford = denoc::load_robot_file(DENOC_ROBOTS_DIR "/stanford.yaml");
+  EXPECT_EQ(stanford.dof(), 6);
+  EXPECT_EQ(stanford.dh[2].type, denoc::JointType::prismatic);
+  EXPECT_EQ(stanford.trajectory->samples, 1001);
+  const denoc::RobotFile planar = denoc::load_robot_file(DENOC_ROBOTS_DIR "/planar3.yaml");
+  EXPECT_EQ(planar.dof(), 3);
+}
+
+TEST(RobotFile, StanfordArmHoldsItsBoomAgainstGravity) {
+  // At the start of the Section 6.2 trajectory the boom is horizontal (theta_2 = 90 deg): joint
+  // 2 carries the moment of links 4-6 about its axis, joint 3 and joint 1 carry nothing.
+  const denoc::RobotFile robot = denoc::load_robot_file(DENOC_ROBOTS_DIR "/stanford.yaml");
+  denoc::Workspace<double> ws(robot.model);
+  const denoc::VecX<double> g = denoc::gravity_forces(robot.model, ws, *robot.initial_q);
+  EXPECT_NEAR(g[1], -9.81 * (1.0 * 0.5 + 0.6 * 0.6 + 0.5 * 0.6), 1e-12);
+  EXPECT_NEAR(g[0], 0.0, 1e-12);
+  EXPECT_NEAR(g[2], 0.0, 1e-12);
+}
+
+TEST(RobotFile, ErrorsNameTheKeyAndLine) {
+  const std::pair<std::string, std::string> cases[] = {
+      {replaced(kTwoLinks, "mass: 1", "mass: -1"),
+       "arm.yaml: links[1].mass: must be positive (line 16)"},
+      {replaced(kTwoLinks, "    mass: 2\n", ""), "arm.yaml: links[0].mass: missing"},
+      {replaced(kTwoLinks, "joint: prismatic", "joint: helical"),
+       "arm.yaml: links[1].joint: expected prismatic or revolute, found 'helical' (line 13)"},
+      {replaced(kTwoLinks, "a: 0.5", "a: half"),
+       "arm.yaml: links[0].a: expected a number, found 'half' (line 7)"},
+      {replaced(kTwoLinks, "com: [-0.25, 0, 0]", "com: [-0.25, 0]"),
+       "arm.yaml: links[0].com: expected 3 numbers, found 2 (line 11)"},
+      {replaced(kTwoLinks, "q: [90, 0.3]", "q: [90]"), "arm.yaml: initial.q: expected 2 numbers"},
+      {replaced(kTwoLinks, "gravity:", "gravty:"), "arm.yaml: gravty: unknown key"},
+      {replaced(kTwoLinks, "    d: 0.2", "    d: 0.2\n    b: 0.1"),
+       "arm.yaml: links[1].d: give b or its alias d, not both"},
+      {replaced(kTwoLinks, "dh: standard", "dh: craig"),
+       "arm.yaml: dh: expected modified or standard, found 'craig'"},
+      {replaced(kTwoLinks, "xx: 0.01", "xx: 0.1"), "arm.yaml: links[0].inertia: principal moments"},
+      {replaced(kTwoLinks, "samples: 21", "samples: 2.5"),
+       "arm.yaml: trajectory.samples: must be a whole number of at least 2"},
+      {replaced(kTwoLinks, "duration: 2", "duration: 0"),
+       "arm.yaml: trajectory.duration: must be positive"},
+      {replaced(kTwoLinks, "mass: 2", "mass: .nan"), "arm.yaml: links[0].mass: must be finite"},
+      {replaced(kTwoLinks, "links:", "links: [\n"), "arm.yaml:"},
+      {"name: nothing\n", "arm.yaml: links: missing"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string message = error_of(text);
+    EXPECT_NE(message.find(expected), std::string::npos)
+        << "expected: " << expected << "\n     got: " << message;
+  }
+}
+
+TEST(RobotFile, MissingFileIsInputError) {
+  EXPECT_THROW(denoc::load_robot_file("/nonexistent/robot.yaml"), denoc::InputError);
+}
+
+}  // namespace
