@@ -72,13 +72,15 @@ class SampleWriter {
       case Quantity::mass_matrix:
         csv_.matrix_row(t, generalized_inertia(model_, ws_, q));
         break;
-      case Quantity::inverse_mass_matrix:
-        csv_.matrix_row(t, inverse_generalized_inertia(model_, ws_, q));
+      case Quantity::inverse_mass_matrix: {
+        const MatX<double>& inverse = inverse_generalized_inertia(model_, ws_, q);
         if (ws_.gim_factor.info() != Eigen::Success) {
-          throw RunError("t = " + std::to_string(t) +
-                         ": the inertia matrix is not positive definite");
+          throw RunError("at t = " + std::to_string(t) +
+                         ": the inertia matrix is not positive definite, so it has no inverse");
         }
+        csv_.matrix_row(t, inverse);
         break;
+      }
       case Quantity::bias:
         csv_.row(t, bias_forces(model_, ws_, q, qd));
         break;

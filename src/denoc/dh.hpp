@@ -26,8 +26,8 @@ struct DhLink {
   JointType type = JointType::revolute;
   S a = 0, b = 0, alpha = 0, theta = 0;  // m, m, rad, rad (offsets of the joint variable)
   S mass = 1;
-  Vec3<S> com = Vec3<S>::Zero();          // in the DH link frame F_i
-  Mat3<S> inertia = Mat3<S>::Identity();  // about C_i, in F_i
+  Vec3<S> com = Vec3<S>::Zero();      // in the DH link frame F_i
+  Mat3<S> inertia = Mat3<S>::Zero();  // about C_i, in F_i
 };
 
 template <typename S>

@@ -49,7 +49,8 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
   }
 }
 
-// tau = I(q) qdd + C(q, qd) qd - (gravity), Eq. (20), in O(n). Returns ws.tau.
+// The joint forces tau of Eq. (20), I(q) qdd + C(q, qd) qd, with gravity (through rho): the
+// forces that produce the motion (q, qd, qdd). O(n). Returns ws.tau.
 template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {

@@ -61,8 +61,8 @@ struct LinkSpec {
   JointType type = JointType::revolute;
   Transform<S> placement;  // (R_i, o_i): J_i at q_i = 0 relative to J_{i-1}
   S mass = S(1);
-  Vec3<S> com = Vec3<S>::Zero();          // d_i: from the origin of J_i to C_i
-  Mat3<S> inertia = Mat3<S>::Identity();  // I_i about C_i
+  Vec3<S> com = Vec3<S>::Zero();      // d_i: from the origin of J_i to C_i
+  Mat3<S> inertia = Mat3<S>::Zero();  // I_i about C_i
 };
 
 template <typename S>
