@@ -1,5 +1,7 @@
 #include "denoc/ridim.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -102,7 +104,8 @@ std::ostream& open_output(const RidimOptions& options, std::ostream& standard_ou
                           std::unique_ptr<std::ofstream>& file) {
   if (options.output.empty() || options.output == "-") return standard_output;
   file = std::make_unique<std::ofstream>(options.output, std::ios::binary | std::ios::trunc);
-  if (!*file) throw InputError(options.output + ": cannot open for writing");
+  if (!*file)
+    throw InputError(options.output + ": cannot open for writing: " + std::strerror(errno));
   return *file;
 }
 
@@ -133,7 +136,10 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   const bool from_stdin = options.trajectory == "-";
   if (!from_stdin) {
     file_in.open(options.trajectory, std::ios::binary);
-    if (!file_in) throw InputError(options.trajectory + ": cannot open trajectory file");
+    if (!file_in) {
+      throw InputError(options.trajectory +
+                       ": cannot open trajectory file: " + std::strerror(errno));
+    }
   }
   CsvReader reader(from_stdin ? standard_input : file_in,
                    from_stdin ? std::string("<stdin>") : options.trajectory);

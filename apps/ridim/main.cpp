@@ -2,7 +2,8 @@
 // Recursive inverse dynamics of serial manipulators (the successor of Saha's RIDIM).
 #include <CLI/CLI.hpp>
 #include <iostream>
-#include <map>
+#include <string>
+#include <vector>
 
 #include "denoc/errors.hpp"
 #include "denoc/ridim.hpp"
@@ -10,23 +11,25 @@
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   denoc::RidimOptions options;
-  std::map<std::string, denoc::Quantity> quantities(denoc::quantity_names().begin(),
-                                                    denoc::quantity_names().end());
+  std::string quantity = "torques";
+  std::vector<std::string> quantity_names;
+  for (const auto& [name, value] : denoc::quantity_names())
+    quantity_names.push_back(name);
 
   CLI::App app{
       "ridim: joint forces (or the inertia matrix, its inverse, the bias or the gravity vector)\n"
       "along a trajectory, by the DeNOC inverse dynamics of Saha (1999).\n"
       "Output: CSV with a header line, SI units, to standard output unless -o is given."};
-  app.add_option("robot", options.robot, "Robot file (YAML, see robots/stanford.yaml)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  app.add_option("robot", options.robot, "Robot file (YAML, see robots/stanford.yaml)")->required();
   app.add_option("trajectory", options.trajectory,
                  "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units; - reads standard "
                  "input; omitted: the robot file's trajectory block");
   app.add_option("-o,--output", options.output, "Write the CSV to this file");
-  app.add_option("-q,--quantity", options.quantity,
-                 "torques (default), mass-matrix, inverse-mass-matrix, bias or gravity")
-      ->transform(CLI::CheckedTransformer(quantities, CLI::ignore_case));
+  app.add_option("-q,--quantity", quantity,
+                 "What to compute at each sample: torques (default), mass-matrix,\n"
+                 "inverse-mass-matrix, bias (tau with qdd = 0) or gravity (tau with qd = qdd = 0)")
+      ->check(CLI::IsMember(quantity_names))
+      ->option_text("NAME");
   app.footer(
       "Examples:\n"
       "  ridim robots/stanford.yaml -o stanford_tau.csv\n"
@@ -36,9 +39,14 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    std::cerr << "ridim: " << e.what() << "\nRun 'ridim --help' for usage.\n";
+    return 2;
+  }
+  for (const auto& [name, value] : denoc::quantity_names()) {
+    if (name == quantity) options.quantity = value;
   }
   try {
     denoc::run_ridim(options, std::cin, std::cout);
