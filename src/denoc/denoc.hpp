@@ -11,17 +11,28 @@
 
 namespace denoc {
 
-// Instantiated once, in src/instantiate.cpp.
-#define DENOC_EXTERN(S)                                                                         \
-  extern template class Model<S>;                                                               \
-  extern template const VecX<S>& inverse_dynamics<S>(                                           \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
-  extern template const MatX<S>& generalized_inertia<S>(const Model<S>&, Workspace<S>&,         \
+// The algorithms, for one scalar type S: instantiated once in src/instantiate.cpp with
+// DENOC_ALGORITHMS(template, S) and declared here with DENOC_ALGORITHMS(extern template, S), so
+// that the apps and tests link them instead of compiling them again.
+#define DENOC_ALGORITHMS(KEYWORD, S)                                                            \
+  KEYWORD class Model<S>;                                                                       \
+  KEYWORD void update_joint_frames<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);       \
+  KEYWORD const VecX<S>& inverse_dynamics<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>, \
+                                             ConstVectorRef<S>, ConstVectorRef<S>);             \
+  KEYWORD const VecX<S>& bias_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,      \
+                                        ConstVectorRef<S>);                                     \
+  KEYWORD const VecX<S>& gravity_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);  \
+  KEYWORD const MatX<S>& generalized_inertia<S>(const Model<S>&, Workspace<S>&,                 \
+                                                ConstVectorRef<S>);                             \
+  KEYWORD const MatX<S>& inverse_generalized_inertia<S>(const Model<S>&, Workspace<S>&,         \
                                                         ConstVectorRef<S>);                     \
-  extern template const MatX<S>& inverse_generalized_inertia<S>(const Model<S>&, Workspace<S>&, \
-                                                                ConstVectorRef<S>);
-DENOC_EXTERN(float)
-DENOC_EXTERN(double)
-#undef DENOC_EXTERN
+  KEYWORD S kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,                \
+                              ConstVectorRef<S>);                                               \
+  KEYWORD S potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
+
+#ifndef DENOC_INSTANTIATING
+DENOC_ALGORITHMS(extern template, float)
+DENOC_ALGORITHMS(extern template, double)
+#endif
 
 }  // namespace denoc
