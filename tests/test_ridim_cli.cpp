@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -132,40 +133,47 @@ TEST_F(RidimCli, EveryQuantityEqualsTheLibrary) {
   std::vector<denoc::VecX<double>> states;
   write("traj.csv", random_trajectory(3, 25, states));
   const denoc::RobotFile robot = denoc::load_robot_file(kPlanar);
-  denoc::Workspace<double> ws(robot.model);
-  const std::pair<std::string, std::string> quantities[] = {
-      {"", "t,tau1,tau2,tau3"},
-      {"--quantity torques", "t,tau1,tau2,tau3"},
-      {"--quantity mass-matrix", "t,M_1_1,M_1_2,M_1_3,M_2_1,M_2_2,M_2_3,M_3_1,M_3_2,M_3_3"},
+  const denoc::Model<double>& model = robot.model;
+  denoc::Workspace<double> ws(model);
+  using Q = denoc::ConstVectorRef<double>;
+  // Matrices are transposed so that their column-major storage lists the row-major output order.
+  struct Case {
+    std::string option, header;
+    std::function<denoc::MatX<double>(Q, Q, Q)> expected;
+  };
+  const auto torques = [&](Q q, Q qd, Q qdd) -> denoc::MatX<double> {
+    return denoc::inverse_dynamics(model, ws, q, qd, qdd);
+  };
+  const Case cases[] = {
+      {"", "t,tau1,tau2,tau3", torques},
+      {"--quantity torques", "t,tau1,tau2,tau3", torques},
+      {"--quantity mass-matrix", "t,M_1_1,M_1_2,M_1_3,M_2_1,M_2_2,M_2_3,M_3_1,M_3_2,M_3_3",
+       [&](Q q, Q, Q) -> denoc::MatX<double> {
+         return denoc::generalized_inertia(model, ws, q).transpose();
+       }},
       {"--quantity inverse-mass-matrix",
-       "t,Minv_1_1,Minv_1_2,Minv_1_3,Minv_2_1,Minv_2_2,Minv_2_3,Minv_3_1,Minv_3_2,Minv_3_3"},
-      {"--quantity bias", "t,h1,h2,h3"},
-      {"--quantity gravity", "t,g1,g2,g3"}};
-  for (const auto& [option, header] : quantities) {
+       "t,Minv_1_1,Minv_1_2,Minv_1_3,Minv_2_1,Minv_2_2,Minv_2_3,Minv_3_1,Minv_3_2,Minv_3_3",
+       [&](Q q, Q, Q) -> denoc::MatX<double> {
+         return denoc::inverse_generalized_inertia(model, ws, q).transpose();
+       }},
+      {"--quantity bias", "t,h1,h2,h3",
+       [&](Q q, Q qd, Q) -> denoc::MatX<double> { return denoc::bias_forces(model, ws, q, qd); }},
+      {"--quantity gravity", "t,g1,g2,g3",
+       [&](Q q, Q, Q) -> denoc::MatX<double> { return denoc::gravity_forces(model, ws, q); }}};
+  for (const Case& c : cases) {
+    const std::string& option = c.option;
     const Result r = ridim("'" + kPlanar + "' traj.csv " + option);
     ASSERT_EQ(r.status, 0) << option << ": " << r.err;
     const auto lines = lines_of(r.out);
     ASSERT_EQ(lines.size(), states.size() + 1) << option;
-    EXPECT_EQ(lines[0], header);
+    EXPECT_EQ(lines[0], c.header);
     for (std::size_t k = 0; k < states.size(); ++k) {
       const denoc::VecX<double>& s = states[k];
-      const auto q = s.segment(0, 3), qd = s.segment(3, 3), qdd = s.segment(6, 3);
-      denoc::MatX<double> expected;
-      if (option.find("inverse") != std::string::npos) {
-        expected = denoc::inverse_generalized_inertia(robot.model, ws, q).transpose();
-      } else if (option.find("mass") != std::string::npos) {
-        expected = denoc::generalized_inertia(robot.model, ws, q).transpose();
-      } else if (option.find("bias") != std::string::npos) {
-        expected = denoc::bias_forces(robot.model, ws, q, qd);
-      } else if (option.find("gravity") != std::string::npos) {
-        expected = denoc::gravity_forces(robot.model, ws, q);
-      } else {
-        expected = denoc::inverse_dynamics(robot.model, ws, q, qd, qdd);
-      }
+      const denoc::MatX<double> expected =
+          c.expected(s.segment(0, 3), s.segment(3, 3), s.segment(6, 3));
       const auto row = numbers_of(lines[k + 1]);
       ASSERT_EQ(row.size(), static_cast<std::size_t>(expected.size()) + 1);
       EXPECT_EQ(row[0], 0.01 * static_cast<double>(k));
-      // Row-major output: the transpose's column-major storage lists the same order.
       for (Eigen::Index i = 0; i < expected.size(); ++i) {
         EXPECT_EQ(row[static_cast<std::size_t>(i) + 1], expected.data()[i]) << option;
       }
