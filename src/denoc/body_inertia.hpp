@@ -36,6 +36,17 @@ struct BodyInertia {
     return out;
   }
 
+  // The 6x6 matrix itself, [I_O, [h]; -[h], m 1], where articulated-body masses (Eq. 50),
+  // which are no longer rigid-body inertias, start from it.
+  Mat6<S> matrix() const {
+    Mat6<S> out;
+    out.template topLeftCorner<3, 3>() = rotational;
+    out.template topRightCorner<3, 3>() = cross_matrix(first_moment);
+    out.template bottomLeftCorner<3, 3>() = -cross_matrix(first_moment);
+    out.template bottomRightCorner<3, 3>() = mass * Mat3<S>::Identity();
+    return out;
+  }
+
   // B^T M B of Eq. (23b) for B = B_{i+1,i}: the same body seen from the point O - ell (so that
   // ell runs from the new reference point to the old one), expressed in the same frame.
   // I_new = I_O - [ell x][h x] - [h x][ell x] - m [ell x]^2, h_new = h + m ell.

@@ -3,6 +3,7 @@
 
 #include "denoc/dh.hpp"
 #include "denoc/energy.hpp"
+#include "denoc/forward_dynamics.hpp"
 #include "denoc/generalized_inertia.hpp"
 #include "denoc/inverse_dynamics.hpp"
 #include "denoc/model.hpp"
@@ -28,7 +29,13 @@ namespace denoc {
                                                         ConstVectorRef<S>);                     \
   KEYWORD S kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,                \
                               ConstVectorRef<S>);                                               \
-  KEYWORD S potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
+  KEYWORD S potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);             \
+  KEYWORD void articulated_body_masses<S>(const Model<S>&, Workspace<S>&);                      \
+  KEYWORD const VecX<S>& forward_dynamics<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>, \
+                                             ConstVectorRef<S>, ConstVectorRef<S>);             \
+  KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                          \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
+  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
 
 #ifndef DENOC_INSTANTIATING
 DENOC_ALGORITHMS(extern template, float)

@@ -20,6 +20,8 @@ using Mat3 = Eigen::Matrix<S, 3, 3>;
 template <typename S>
 using Vec6 = Eigen::Matrix<S, 6, 1>;
 template <typename S>
+using Mat6 = Eigen::Matrix<S, 6, 6>;
+template <typename S>
 using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
 template <typename S>
 using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
@@ -62,6 +64,36 @@ inline Vec6<S> transfer_wrench(const Mat3<S>& E, const Vec3<S>& ell, const Vec6<
   const Vec3<S> moment = angular(w) + ell.cross(linear(w));
   angular(out).noalias() = E * moment;
   linear(out).noalias() = E * linear(w);
+  return out;
+}
+
+// [x]: the cross-product matrix, [x] y = x cross y.
+template <typename S>
+inline Mat3<S> cross_matrix(const Vec3<S>& x) {
+  Mat3<S> m;
+  m << 0, -x.z(), x.y(), x.z(), 0, -x.x(), -x.y(), x.x(), 0;
+  return m;
+}
+
+// B_{i,i-1}^T M B_{i,i-1} for a symmetric 6x6 mass matrix M about C_i in J_i (Eqs. 23b, 50): the
+// same mass seen from C_{i-1} and expressed in J_{i-1}. With B = [1 0; -L 1] diag(E^T, E^T),
+// L = [ell], and M = [A K; K^T C] in 3x3 blocks, the product is diag(E, E) M' diag(E^T, E^T) with
+//   A' = A + L K^T - K L - L C L,   K' = K + L C,   C' = C.
+template <typename S>
+inline Mat6<S> transfer_inertia(const Mat3<S>& E, const Vec3<S>& ell, const Mat6<S>& M) {
+  const Mat3<S> L = cross_matrix(ell);
+  const Mat3<S> LC = L * M.template bottomRightCorner<3, 3>();
+  const Mat3<S> LKt = L * M.template topRightCorner<3, 3>().transpose();
+  Mat3<S> A = M.template topLeftCorner<3, 3>();
+  A += LKt + LKt.transpose();  // L K^T - K L, as L^T = -L
+  A.noalias() -= LC * L;
+  const Mat3<S> K = M.template topRightCorner<3, 3>() + LC;
+  Mat6<S> out;
+  out.template topLeftCorner<3, 3>().noalias() = E * A * E.transpose();
+  out.template topRightCorner<3, 3>().noalias() = E * K * E.transpose();
+  out.template bottomLeftCorner<3, 3>() = out.template topRightCorner<3, 3>().transpose();
+  out.template bottomRightCorner<3, 3>().noalias() =
+      E * M.template bottomRightCorner<3, 3>() * E.transpose();
   return out;
 }
 
