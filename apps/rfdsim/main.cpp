@@ -1,0 +1,118 @@
+// rfdsim ROBOT.yaml (--free-fall | --torques TAU.csv) [options]
+// Forward dynamics and simulation of serial manipulators (the successor of Saha's RFDSIM).
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "denoc/errors.hpp"
+#include "denoc/rfdsim.hpp"
+
+namespace {
+
+template <typename T>
+std::map<std::string, T> name_map(const std::vector<std::pair<std::string, T>>& names) {
+  return {names.begin(), names.end()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  denoc::RfdsimOptions options;
+  std::vector<double> q0, qd0;
+  bool stats = false;
+  const auto methods = name_map(denoc::method_names());
+  const auto algorithms = name_map(denoc::algorithm_names());
+  std::string method = "dopri5", algorithm = "udu";
+
+  CLI::App app{
+      "rfdsim: forward dynamics and simulation of a serial manipulator: the O(n) UDU^T forward\n"
+      "dynamics of Saha (1999), integrated by adaptive Runge-Kutta (Boost.Odeint).\n"
+      "Output: CSV t,q1..qn,qd1..qdn,qdd1..qddn,tau1..taun,kinetic,potential in SI units at\n"
+      "t = 0, dt, 2 dt, ..., t-end, to standard output unless -o is given."};
+  app.add_option("robot", options.robot, "Robot file (YAML, see robots/stanford.yaml)")->required();
+  auto* free_fall =
+      app.add_flag("--free-fall", options.free_fall, "No joint forces: motion under gravity alone");
+  auto* torques = app.add_option("--torques", options.torques,
+                                 "Joint forces t,tau1..taun (CSV, SI units; - reads standard "
+                                 "input), linear between samples, held after the last");
+  free_fall->excludes(torques);
+  app.add_option("--t-end", options.t_end, "Simulated time, s")->default_val(options.t_end);
+  app.add_option("--dt", options.dt, "Time between output rows, s")->default_val(options.dt);
+  app.add_option("--q0", q0, "Initial joint positions, rad or m (default: the robot file's)")
+      ->delimiter(',')
+      ->option_text("V1,V2,...");
+  app.add_option("--qd0", qd0, "Initial joint rates, rad/s or m/s (default: the robot file's)")
+      ->delimiter(',')
+      ->option_text("V1,V2,...");
+  app.add_option("--rtol", options.integrator.rtol, "Relative error tolerance per step")
+      ->default_val(options.integrator.rtol);
+  app.add_option("--atol", options.integrator.atol, "Absolute error tolerance per step")
+      ->default_val(options.integrator.atol);
+  app.add_option("--method", method,
+                 "dopri5 (default: Dormand-Prince 5(4), dense output), cash-karp54 or\n"
+                 "fehlberg78 (adaptive), rk4 (classical Runge-Kutta, fixed --step)")
+      ->check(CLI::IsMember(methods))
+      ->default_val(method)
+      ->option_text("NAME");
+  app.add_option("--step", options.integrator.step,
+                 "rk4: the fixed step, s (default: dt); adaptive methods: the first trial step "
+                 "(default: dt/100)")
+      ->option_text("S");
+  app.add_option("--min-step", options.integrator.min_step,
+                 "Adaptive methods fail (exit 1) if the step falls below this, s\n"
+                 "(default: only when it can no longer advance t)")
+      ->option_text("S");
+  app.add_option("--algorithm", algorithm,
+                 "udu (default): O(n) forward dynamics through I = U D U^T;\n"
+                 "cholesky: form I and factor it, O(n^3)")
+      ->check(CLI::IsMember(algorithms))
+      ->default_val(algorithm)
+      ->option_text("NAME");
+  app.add_option("-o,--output", options.output, "Write the CSV to this file");
+  app.add_flag("--stats", stats,
+               "Print steps, rejected steps, right-hand-side evaluations and wall time on "
+               "standard error");
+  app.footer(
+      "Examples:\n"
+      "  rfdsim robots/planar3.yaml --free-fall -o planar3_fall.csv\n"
+      "  rfdsim robots/stanford.yaml --torques tau.csv --t-end 10 --dt 0.01 --stats\n"
+      "  rfdsim robots/planar3.yaml --free-fall --q0 0.5,0,0 --method rk4 --step 1e-4\n"
+      "Exit status: 0 success, 2 bad input or usage, 1 failure while integrating (the rows\n"
+      "computed up to then stay in the output).");
+
+  const auto usage_error = [](const std::string& message) {
+    std::cerr << "rfdsim: " << message << "\nRun 'rfdsim --help' for usage.\n";
+    return 2;
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(e.what());
+  }
+  if (!options.free_fall && options.torques.empty())
+    return usage_error("give one of --free-fall or --torques TAU.csv");
+  if (!q0.empty()) options.q0 = q0;
+  if (!qd0.empty()) options.qd0 = qd0;
+  options.integrator.method = methods.at(method);
+  options.algorithm = algorithms.at(algorithm);
+
+  denoc::IntegrationStats run_stats;
+  int status = 0;
+  try {
+    denoc::run_rfdsim(options, std::cin, std::cout, run_stats);
+  } catch (const denoc::InputError& e) {
+    std::cerr << "rfdsim: " << e.what() << '\n';
+    status = 2;
+  } catch (const std::exception& e) {
+    std::cerr << "rfdsim: " << e.what() << '\n';
+    status = 1;
+  }
+  std::cout.flush();
+  if (stats) std::cerr << "rfdsim: " << denoc::format_stats(run_stats) << '\n';
+  return status;
+}

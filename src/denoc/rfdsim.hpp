@@ -1,0 +1,41 @@
+// rfdsim: forward dynamics and simulation of a serial chain (spec §3-§4). The executable in
+// apps/rfdsim only parses the command line into RfdsimOptions and calls run_rfdsim.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "denoc/simulation.hpp"
+
+namespace denoc {
+
+struct RfdsimOptions {
+  std::string robot;  // robot YAML
+  bool free_fall = false;
+  std::string torques;  // t,tau1..taun CSV, "-" for standard input (when not free_fall)
+  double t_end = 10;    // s
+  double dt = 0.01;     // s, between output rows
+  std::optional<std::vector<double>> q0, qd0;  // SI; override the robot file's `initial`
+  IntegratorSettings integrator;
+  FdAlgorithm algorithm = FdAlgorithm::udu;
+  std::string output;  // CSV path, empty for standard output
+};
+
+// The names accepted by --method and --algorithm.
+const std::vector<std::pair<std::string, Method>>& method_names();
+const std::vector<std::pair<std::string, FdAlgorithm>>& algorithm_names();
+
+// Runs rfdsim. Throws InputError for bad input (nothing is written before the robot file, the
+// options and the torque file's header and first row are accepted) and RunError when the
+// integration fails; in both cases the rows already computed stay in the output. `stats` holds
+// the integrator's counts however the run ends.
+void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
+                std::ostream& standard_output, IntegrationStats& stats);
+
+// One line for --stats: steps, rejections, right-hand-side evaluations, wall time.
+std::string format_stats(const IntegrationStats& stats);
+
+}  // namespace denoc

@@ -1,0 +1,141 @@
+#include "denoc/rfdsim.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include "denoc/csv.hpp"
+#include "denoc/denoc.hpp"
+#include "denoc/errors.hpp"
+#include "denoc/robot_file.hpp"
+#include "denoc/sampled_forces.hpp"
+
+namespace denoc {
+
+const std::vector<std::pair<std::string, Method>>& method_names() {
+  static const std::vector<std::pair<std::string, Method>> names = {
+      {"dopri5", Method::dopri5},
+      {"cash-karp54", Method::cash_karp54},
+      {"fehlberg78", Method::fehlberg78},
+      {"rk4", Method::rk4}};
+  return names;
+}
+
+const std::vector<std::pair<std::string, FdAlgorithm>>& algorithm_names() {
+  static const std::vector<std::pair<std::string, FdAlgorithm>> names = {
+      {"udu", FdAlgorithm::udu}, {"cholesky", FdAlgorithm::cholesky}};
+  return names;
+}
+
+std::string format_stats(const IntegrationStats& stats) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "steps %ld, rejected %ld, right-hand-side evaluations %ld, wall time %.3f s",
+                stats.steps, stats.rejected, stats.rhs_evaluations, stats.wall_seconds);
+  return line;
+}
+
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError(message);
+}
+
+void check_options(const RfdsimOptions& o) {
+  require(o.free_fall != !o.torques.empty(), "give exactly one of --free-fall or --torques FILE");
+  require(std::isfinite(o.t_end) && o.t_end >= 0, "--t-end: must be a time >= 0");
+  require(std::isfinite(o.dt) && o.dt > 0, "--dt: must be positive");
+  const IntegratorSettings& s = o.integrator;
+  require(std::isfinite(s.rtol) && s.rtol > 0, "--rtol: must be positive");
+  require(std::isfinite(s.atol) && s.atol > 0, "--atol: must be positive");
+  require(std::isfinite(s.step) && s.step >= 0, "--step: must be positive");
+  require(std::isfinite(s.min_step) && s.min_step >= 0, "--min-step: must be >= 0");
+}
+
+// q0 or qd0: the command line's values, else the robot file's, else zero.
+VecX<double> initial(const std::optional<std::vector<double>>& given,
+                     const std::optional<VecX<double>>& from_file, int n, const char* option) {
+  if (given) {
+    require(static_cast<int>(given->size()) == n, std::string(option) + ": expected " +
+                                                      std::to_string(n) + " values, found " +
+                                                      std::to_string(given->size()));
+    return Eigen::Map<const VecX<double>>(given->data(), n);
+  }
+  return from_file ? *from_file : VecX<double>::Zero(n);
+}
+
+std::vector<std::string> output_header(int n) {
+  std::vector<std::string> names{"t"};
+  for (const char* prefix : {"q", "qd", "qdd", "tau"}) {
+    for (int i = 1; i <= n; ++i)
+      names.push_back(prefix + std::to_string(i));
+  }
+  names.push_back("kinetic");
+  names.push_back("potential");
+  return names;
+}
+
+// One row per output time: t, q, qd, qdd, tau, kinetic, potential (spec §3).
+class RowWriter {
+ public:
+  RowWriter(ChainDynamics& system, CsvWriter& csv)
+      : system_(system), csv_(csv), row_(4 * system.model().dof() + 2) {}
+
+  void operator()(double t, const State& x) {
+    const Model<double>& model = system_.model();
+    const int n = model.dof();
+    const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
+    system_.evaluate(x, t);
+    row_ << q, qd, system_.ws().qdd, system_.tau(), 0, 0;
+    row_[4 * n] = kinetic_energy(model, system_.ws(), q, qd);
+    row_[4 * n + 1] = potential_energy(model, system_.ws(), q);
+    csv_.row(t, row_);
+  }
+
+ private:
+  ChainDynamics& system_;
+  CsvWriter& csv_;
+  VecX<double> row_;
+};
+
+}  // namespace
+
+void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
+                std::ostream& standard_output, IntegrationStats& stats) {
+  const RobotFile robot = load_robot_file(options.robot);
+  check_options(options);
+  const int n = robot.dof();
+  State x(static_cast<std::size_t>(2 * n));
+  Eigen::Map<VecX<double>>(x.data(), n) = initial(options.q0, robot.initial_q, n, "--q0");
+  Eigen::Map<VecX<double>>(x.data() + n, n) = initial(options.qd0, robot.initial_qd, n, "--qd0");
+
+  std::ifstream torque_file;
+  std::unique_ptr<JointForces> forces;
+  if (options.free_fall) {
+    forces = std::make_unique<ZeroForces>();
+  } else if (options.torques == "-") {
+    forces = std::make_unique<SampledForces>(standard_input, "<stdin>", n);
+  } else {
+    torque_file.open(options.torques, std::ios::binary);
+    require(static_cast<bool>(torque_file),
+            options.torques + ": cannot open torque file: " + std::strerror(errno));
+    forces = std::make_unique<SampledForces>(torque_file, options.torques, n);
+  }
+
+  std::ofstream file;
+  if (!options.output.empty() && options.output != "-") {
+    file.open(options.output, std::ios::binary | std::ios::trunc);
+    require(static_cast<bool>(file),
+            options.output + ": cannot open for writing: " + std::strerror(errno));
+  }
+  CsvWriter csv(file.is_open() ? file : standard_output);
+  csv.header(output_header(n));
+  ChainDynamics system(robot.model, options.algorithm, *forces);
+  RowWriter writer(system, csv);
+  integrate(system, x, OutputTimes(options.t_end, options.dt), options.integrator, writer, stats);
+}
+
+}  // namespace denoc

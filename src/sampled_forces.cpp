@@ -1,0 +1,72 @@
+#include "denoc/sampled_forces.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+#include "denoc/errors.hpp"
+
+namespace denoc {
+
+SampledForces::SampledForces(std::istream& in, const std::string& name, int n)
+    : reader_(in, name), n_(static_cast<std::size_t>(n)), row_(1 + n) {
+  reader_.read_header(1 + n_);
+  if (!read_sample()) {
+    throw InputError(name + ": no samples after the header; expected rows t,tau1,...,tau" +
+                     std::to_string(n));
+  }
+}
+
+bool SampledForces::read_sample() {
+  if (at_end_ || !reader_.next_row(row_)) {
+    at_end_ = true;
+    return false;
+  }
+  if (!times_.empty() && !(row_[0] > times_.back())) {
+    char previous[32];
+    const auto end = std::to_chars(previous, previous + sizeof previous, times_.back()).ptr;
+    throw InputError(
+        reader_.name() + ":" + std::to_string(reader_.line_number()) +
+        ": t must increase from row to row (previous t = " + std::string(previous, end) + ")");
+  }
+  times_.push_back(row_[0]);
+  values_.insert(values_.end(), row_.data() + 1, row_.data() + 1 + n_);
+  return true;
+}
+
+void SampledForces::at(double t, Eigen::Ref<VecX<double>> tau) {
+  while (times_.back() < t && read_sample()) {
+  }
+  // The last buffered sample at or before t (held before the first sample).
+  const auto begin = times_.begin() + static_cast<long>(first_);
+  const auto after = std::upper_bound(begin, times_.end(), t);
+  const std::size_t k =
+      after == begin ? first_ : static_cast<std::size_t>(after - times_.begin()) - 1;
+  const Eigen::Map<const VecX<double>> lower(values(k), static_cast<Eigen::Index>(n_));
+  if (k + 1 == times_.size() || t <= time(k)) {
+    tau = lower;  // held after the last sample (and before the first)
+    return;
+  }
+  const Eigen::Map<const VecX<double>> upper(values(k + 1), static_cast<Eigen::Index>(n_));
+  const double s = (t - time(k)) / (time(k + 1) - time(k));
+  tau = lower + s * (upper - lower);
+}
+
+double SampledForces::next_kink(double t) {
+  while (times_.back() <= t && read_sample()) {
+  }
+  const auto after = std::upper_bound(times_.begin() + static_cast<long>(first_), times_.end(), t);
+  return after == times_.end() ? std::numeric_limits<double>::infinity() : *after;
+}
+
+void SampledForces::release_before(double t) {
+  // Keep the sample at or before t: it is the lower end of the interval that holds t.
+  while (first_ + 1 < times_.size() && times_[first_ + 1] <= t)
+    ++first_;
+  if (first_ < 4096 || 2 * first_ < times_.size()) return;
+  times_.erase(times_.begin(), times_.begin() + static_cast<long>(first_));
+  values_.erase(values_.begin(), values_.begin() + static_cast<long>(first_ * n_));
+  first_ = 0;
+}
+
+}  // namespace denoc
