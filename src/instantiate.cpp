@@ -1,4 +1,12 @@
 // Explicit instantiations of the templated algorithms for float and double (see denoc.hpp).
+//
+// g++ 12 reports -Warray-bounds inside Eigen's SSE loads once the float 3x3 products are
+// inlined into the recursions (Eigen 3.4.0). An AddressSanitizer build of the same float code
+// is clean and the float results match double in the tests, so the warning is silenced here
+// only; the check stays on everywhere else.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
 #define DENOC_INSTANTIATING
 #include "denoc/denoc.hpp"
 

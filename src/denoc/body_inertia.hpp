@@ -31,8 +31,8 @@ struct BodyInertia {
   Vec6<S> operator*(const Vec6<S>& twist) const {
     Vec6<S> out;
     angular(out).noalias() = rotational * angular(twist);
-    angular(out) += first_moment.cross(linear(twist));
-    linear(out) = mass * linear(twist) - first_moment.cross(angular(twist));
+    angular(out) += cross(first_moment, Vec3<S>(linear(twist)));
+    linear(out) = mass * linear(twist) - cross(first_moment, Vec3<S>(angular(twist)));
     return out;
   }
 

@@ -24,11 +24,16 @@ const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, Cons
   update_joint_frames(model, ws, q);
   composite_body_masses(model, ws);
   for (int i = model.dof() - 1; i >= 0; --i) {
-    Vec6<S> w = ws.M_tilde[i] * model.joint(i).p;
+    const Vec6<S> w = ws.M_tilde[i] * model.joint(i).p;
+    Vec3<S> n = angular(w),
+            f = linear(w);  // the wrench M~_i p_i, carried inwards
     ws.gim(i, i) = model.joint(i).p.dot(w);
     for (int j = i - 1; j >= 0; --j) {
-      w = transfer_wrench(ws.E[j + 1], ws.ell[j + 1], w);
-      ws.gim(i, j) = ws.gim(j, i) = model.joint(j).p.dot(w);
+      const Mat3<S>& E = ws.E[j + 1];  // B_{j+1,j}^T [n; f]
+      n = E * (n + cross(ws.ell[j + 1], f));
+      f = E * f;
+      const Vec6<S>& p = model.joint(j).p;
+      ws.gim(i, j) = ws.gim(j, i) = angular(p).dot(n) + linear(p).dot(f);
     }
   }
   return ws.gim;

@@ -14,38 +14,49 @@ namespace denoc {
 template <typename S>
 void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
                        ConstVectorRef<S> qdd) {
-  Vec6<S> t_parent = Vec6<S>::Zero();  // the base does not move...
-  Vec6<S> xi_parent = model.rho();     // ...but accelerates at -g, Eq. (32)
+  // t_{i-1} = [w; v] and xi_{i-1} = [dw; dv] travel as 3-vectors (packing them into 6-vectors
+  // at every step costs more than the arithmetic). The base does not move but accelerates at
+  // -g, Eq. (32).
+  Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();
+  Vec3<S> dw = Vec3<S>::Zero(), dv = -model.gravity();
   for (int i = 0; i < model.dof(); ++i) {
-    const Joint<S>& joint = model.joint(i);
     const Mat3<S>& E = ws.E[i];
     const Vec3<S>& ell = ws.ell[i];
-    const Vec6<S> Bt = propagate_twist(E, ell, t_parent);
-    ws.t[i] = Bt + joint.p * qd[i];  // Eq. (12)
-
-    // Bdot_{i,i-1} t_{i-1} = [0; omega_{i-1} x d(ell)/dt]: the rate of c_{i,i-1} = -ell.
-    const Vec3<S> ell_rate = angular(Bt).cross(ell) + linear(joint.p) * qd[i];
-    Vec6<S>& xi = ws.xi[i];
-    xi = propagate_twist(E, ell, xi_parent);
-    linear(xi) += angular(Bt).cross(ell_rate);
-    const Vec3<S> omega = angular(ws.t[i]);
-    xi += joint.p * qdd[i] + omega_cross(omega, joint.p) * qd[i];
-
-    t_parent = ws.t[i];
-    xi_parent = xi;
+    const Vec3<S> p_w = angular(model.joint(i).p), p_v = linear(model.joint(i).p);
+    // t_i = B_{i,i-1} t_{i-1} + p_i qd_i, Eq. (12)
+    const Vec3<S> w_parent = E.transpose() * w;
+    const Vec3<S> carried = cross(w_parent, ell);  // omega_{i-1} x ell
+    w = w_parent + p_w * qd[i];
+    v = E.transpose() * v + carried + p_v * qd[i];
+    // xi_i = B_{i,i-1} xi_{i-1} + Bdot_{i,i-1} t_{i-1} + p_i qdd_i + Omega_i p_i qd_i, Eq. (32),
+    // with Bdot_{i,i-1} t_{i-1} = [0; omega_{i-1} x d(ell)/dt]
+    const Vec3<S> ell_rate = carried + p_v * qd[i];
+    dw = E.transpose() * dw;
+    dv = E.transpose() * dv + cross(dw, ell) + cross(w_parent, ell_rate);
+    dw += p_w * qdd[i] + cross(w, p_w) * qd[i];
+    dv += p_v * qdd[i] + cross(w, p_v) * qd[i];
+    ws.t[i] << w, v;
+    ws.xi[i] << dw, dv;
   }
 }
 
 template <typename S>
 void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
+  // gamma_{i+1} = [n; f], carried inwards as 3-vectors.
+  Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
-    Vec6<S>& gamma = ws.gamma[i];
-    gamma = joint.M * ws.xi[i];  // M_i xi_i
-    const Vec3<S> omega = angular(ws.t[i]);
-    angular(gamma) += omega.cross(joint.M.rotational * omega);  // Mdot_i t_i, Eq. (8)
-    if (i + 1 < model.dof()) gamma += transfer_wrench(ws.E[i + 1], ws.ell[i + 1], ws.gamma[i + 1]);
-    ws.tau[i] = joint.p.dot(gamma);  // Eq. (30)
+    const BodyInertia<S>& M = joint.M;  // about C_i: no first moment
+    if (i + 1 < model.dof()) {          // B_{i+1,i}^T gamma_{i+1}
+      const Mat3<S>& E = ws.E[i + 1];
+      n = E * (n + cross(ws.ell[i + 1], f));
+      f = E * f;
+    }
+    const Vec3<S> w = angular(ws.t[i]), dw = angular(ws.xi[i]);
+    n += M.rotational * dw + cross(w, Vec3<S>(M.rotational * w));  // M_i xi_i + Mdot_i t_i, (8)
+    f += M.mass * linear(ws.xi[i]);
+    ws.gamma[i] << n, f;
+    ws.tau[i] = angular(joint.p).dot(n) + linear(joint.p).dot(f);  // Eq. (30)
   }
 }
 

@@ -43,16 +43,23 @@ inline auto linear(const Vec6<S>& x) {
   return x.template tail<3>();
 }
 
+// a x b, written out: Eigen's vectorised cross product of 3-vectors reads past their end (g++
+// warns) and mixes packed and scalar stores, which stalls the recursions.
+template <typename S>
+inline Vec3<S> cross(const Vec3<S>& a, const Vec3<S>& b) {
+  return Vec3<S>(a.y() * b.z() - a.z() * b.y(), a.z() * b.x() - a.x() * b.z(),
+                 a.x() * b.y() - a.y() * b.x());
+}
+
 // B_{i,i-1} t_{i-1}, Eqs. (12)-(13): the twist of link i-1 carried rigidly from C_{i-1} to C_i,
 // v = v_{i-1} + omega_{i-1} x ell (c_{i,i-1} = -ell), then re-expressed in J_i.
 //   E   rotation of J_i relative to J_{i-1} (columns: axes of J_i in J_{i-1})
 //   ell vector from C_{i-1} to C_i, expressed in J_i
 template <typename S>
 inline Vec6<S> propagate_twist(const Mat3<S>& E, const Vec3<S>& ell, const Vec6<S>& t) {
+  const Vec3<S> omega = E.transpose() * angular(t);
   Vec6<S> out;
-  angular(out).noalias() = E.transpose() * angular(t);
-  linear(out).noalias() = E.transpose() * linear(t);
-  linear(out) += angular(out).cross(ell);
+  out << omega, E.transpose() * linear(t) + cross(omega, ell);
   return out;
 }
 
@@ -60,10 +67,9 @@ inline Vec6<S> propagate_twist(const Mat3<S>& E, const Vec3<S>& ell, const Vec6<
 // a wrench about C_i in J_i carried to C_{i-1} (n + ell x f) and re-expressed in J_{i-1}.
 template <typename S>
 inline Vec6<S> transfer_wrench(const Mat3<S>& E, const Vec3<S>& ell, const Vec6<S>& w) {
+  const Vec3<S> force = linear(w);
   Vec6<S> out;
-  const Vec3<S> moment = angular(w) + ell.cross(linear(w));
-  angular(out).noalias() = E * moment;
-  linear(out).noalias() = E * linear(w);
+  out << E * (angular(w) + cross(ell, force)), E * force;
   return out;
 }
 
@@ -101,8 +107,7 @@ inline Mat6<S> transfer_inertia(const Mat3<S>& E, const Vec3<S>& ell, const Mat6
 template <typename S>
 inline Vec6<S> omega_cross(const Vec3<S>& omega, const Vec6<S>& x) {
   Vec6<S> out;
-  angular(out) = omega.cross(angular(x));
-  linear(out) = omega.cross(linear(x));
+  out << cross(omega, Vec3<S>(angular(x))), cross(omega, Vec3<S>(linear(x)));
   return out;
 }
 
