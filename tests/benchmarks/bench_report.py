@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""The measuring and reporting half of scripts/bench (python3, standard library only).
+
+  bench_report.py throughput BUILD_DIR ROBOT.yaml OUT.json
+      ridim on a 1,000,000-row trajectory (wall time, max RSS; and 100,000 rows for the RSS
+      comparison), rfdsim's 10 s free fall at rtol 1e-10 (wall time, right-hand-side evaluations,
+      the cost of writing its rows and of starting the process); results as JSON.
+  bench_report.py table MAIN.json CROSSOVER.json THROUGHPUT.json
+      the markdown table of issue 4 from Google Benchmark's JSON (medians of the repetitions)
+      and the throughput JSON, then the crossover study.
+"""
+
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+CHAINS = [6, 12, 24, 48, 96, 192, 384, 1000]
+MODELS = ["stanford"] + ["n:%d" % n for n in CHAINS]
+FLAT_NS = [24, 48, 96, 192, 384, 1000]
+
+# suite quantity -> (label, KDL benchmark, KDL label, target ratio or None)
+QUANTITIES = [
+    ("id", "inverse dynamics", "id", "ChainIdSolver_RNE::CartToJnt", 0.32),
+    ("gim", "GIM", "gim", "ChainDynParam::JntToMass", 0.27),
+    ("fd_udu", "forward dynamics O(n), UDU^T", "fd", "ChainHdSolver_Vereshchagin, 0 constraints", 0.35),
+    ("bias", "bias h(q, qd)", "bias", "ChainIdSolver_RNE, qdd = 0", None),
+    ("gravity", "gravity g(q)", "gravity", "ChainDynParam::JntToGravity", None),
+    ("gim_inv", "inverse GIM", "gim_inv", "JntToMass + Eigen LLT, solve I", None),
+    ("fd_chol", "forward dynamics, GIM + Cholesky", "fd_chol", "ChainFdSolver_RNE (GIM + LDL)", None),
+]
+
+ROWS_BIG = 1_000_000
+ROWS_SMALL = 100_000
+RFDSIM_ROUNDS = 31
+
+
+# ---------------------------------------------------------------------------------------------
+# Throughput runs
+
+
+TIME = "/usr/bin/time"  # GNU time (Debian package `time`)
+
+
+def run(cmd, rss=False):
+    """Runs cmd; returns (wall seconds, max RSS in KiB or None, stderr text); exits on failure.
+
+    The peak RSS comes from GNU time (-f %M): the rusage python gets from wait4 for its own child
+    also counts the forked copy of the python interpreter before exec (Linux keeps the high-water
+    mark across exec), 10+ MB that have nothing to do with the program measured.
+    """
+    timed = rss and os.access(TIME, os.X_OK)
+    full = [TIME, "-f", "DENOC_MAXRSS_KIB=%M"] + cmd if timed else cmd
+    start = time.perf_counter()
+    p = subprocess.run(full, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    text, peak = p.stderr, None
+    if timed:
+        m = re.search(r"^DENOC_MAXRSS_KIB=(\d+)\s*$", text, re.M)
+        peak = int(m.group(1)) if m else None
+        text = re.sub(r"^DENOC_MAXRSS_KIB=.*\n?", "", text, flags=re.M)
+    if p.returncode != 0:
+        sys.exit("bench: %s failed (exit %d): %s" % (" ".join(cmd), p.returncode, text))
+    return wall, peak, text
+
+
+def throughput(build, robot, out_path):
+    work = os.path.join(build, "throughput")
+    os.makedirs(work, exist_ok=True)
+    gen = os.path.join(build, "tests", "benchmarks", "denoc_bench_trajectory")
+    ridim = os.path.join(build, "apps", "ridim", "ridim")
+    rfdsim = os.path.join(build, "apps", "rfdsim", "rfdsim")
+    result = {}
+
+    # ridim: CSV in, CSV out, to a real file.
+    for rows in (ROWS_SMALL, ROWS_BIG):
+        traj = os.path.join(work, "traj_%d.csv" % rows)
+        gen_wall, _, _ = run([gen, robot, str(rows), traj])
+        out = os.path.join(work, "torques_%d.csv" % rows)
+        walls, rss = [], []
+        for _ in range(3 if rows == ROWS_BIG else 1):
+            w, r, _ = run([ridim, robot, traj, "-o", out], rss=True)
+            walls.append(w)
+            rss.append(r)
+        with open(out, "rb") as f:
+            lines = sum(1 for _ in f)
+        if lines != rows + 1:
+            sys.exit("bench: ridim wrote %d lines for %d rows" % (lines, rows))
+        result["ridim_%d" % rows] = {
+            "rows": rows,
+            "wall_s": statistics.median(walls),
+            "walls_s": walls,
+            "max_rss_kib": max(rss) if None not in rss else None,
+            "input_bytes": os.path.getsize(traj),
+            "generate_s": gen_wall,
+        }
+        os.unlink(traj)
+        os.unlink(out)
+
+    # rfdsim: the 10 s free fall of the issue; the same with two output rows (dopri5's steps do
+    # not depend on the output times, so the difference is the cost of the 1001 rows); and a
+    # 1 ms run for the cost of starting the process and reading the robot file.
+    base = [rfdsim, robot, "--free-fall", "--rtol", "1e-10", "--atol", "1e-10", "--stats", "-o", "/dev/null"]
+    variants = {
+        "full": ["--t-end", "10"],
+        "two_rows": ["--t-end", "10", "--dt", "10"],
+        "startup": ["--t-end", "0.001", "--dt", "0.001"],
+    }
+    # The runs take milliseconds: the three variants take turns, RFDSIM_ROUNDS times, so that a
+    # change in the machine's load affects them alike; medians.
+    walls = {name: [] for name in variants}
+    rf = {}
+    for _ in range(RFDSIM_ROUNDS):
+        for name, extra in variants.items():
+            w, _, text = run(base + extra)
+            walls[name].append(w)
+            m = re.search(r"right-hand-side evaluations (\d+)", text)
+            if not m:
+                sys.exit("bench: rfdsim --stats printed no evaluation count: %r" % text)
+            rf[name] = {"evaluations": int(m.group(1)), "stats": text.strip()}
+    for name in variants:
+        rf[name]["wall_s"] = statistics.median(walls[name])
+        rf[name]["walls_s"] = walls[name]
+    result["rfdsim"] = rf
+    with open(out_path, "w") as f:
+        json.dump(result, f, indent=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Table
+
+
+def load_medians(path):
+    """{benchmark name: median cpu_time in ns} from Google Benchmark JSON."""
+    with open(path) as f:
+        data = json.load(f)
+    scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+    medians, plain = {}, {}
+    for b in data["benchmarks"]:
+        t = b["cpu_time"] * scale[b.get("time_unit", "ns")]
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                medians[b["run_name"]] = t
+            elif b.get("aggregate_name") == "cv":
+                NOISY[b["run_name"]] = b["cpu_time"] > 0.10  # cv is reported as a fraction
+        else:
+            plain.setdefault(b.get("run_name", b["name"]), []).append(t)
+    for name, ts in plain.items():  # no aggregates (one repetition): the median of the runs
+        medians.setdefault(name, statistics.median(ts))
+    return medians, data.get("context", {})
+
+
+NOISY = {}  # benchmark name -> coefficient of variation over the repetitions above 10%
+
+
+def fmt_ns(t, name=None):
+    if t is None:
+        return "—"
+    mark = "*" if name and NOISY.get(name) else ""
+    if t < 100:
+        return "%.1f%s" % (t, mark)
+    return "{:,.0f}{}".format(t, mark)
+
+
+def fmt_ratio(r):
+    return "—" if r is None else "%.3f" % r
+
+
+def model_label(m):
+    return "Stanford arm" if m == "stanford" else "chain n = %s" % m[2:]
+
+
+def crossover_n(cross):
+    """Smallest measured n from which UDU^T is faster than GIM + Cholesky at every larger n."""
+    ns = sorted({int(k.split(":")[1]) for k in cross if k.startswith("crossover/fd_udu/")})
+    faster = {n: cross["crossover/fd_udu/n:%d" % n] < cross["crossover/fd_chol/n:%d" % n] for n in ns}
+    answer = None
+    for n in reversed(ns):
+        if not faster[n]:
+            break
+        answer = n
+    first = next((n for n in ns if faster[n]), None)
+    return answer, first, ns, faster
+
+
+def table(main_path, cross_path, thr_path):
+    t, context = load_medians(main_path)
+    cross, _ = load_medians(cross_path)
+    with open(thr_path) as f:
+        thr = json.load(f)
+
+    out = []
+    met_count = total = 0
+
+    def row(*cells):
+        out.append("| " + " | ".join(cells) + " |")
+
+    out.append(
+        "| quantity | model | suite ns (double) | KDL ns | ratio suite/KDL | target | met? | suite ns (float) | ratio float/KDL |"
+    )
+    out.append("|---|---|---:|---:|---:|---|---|---:|---:|")
+    for q, label, kq, klabel, target in QUANTITIES:
+        for m in MODELS:
+            sd = t.get("suite/%s/double/%s" % (q, m))
+            sf = t.get("suite/%s/float/%s" % (q, m))
+            k = t.get("kdl/%s/%s" % (kq, m))
+            ratio = sd / k if sd and k else None
+            ratio_f = sf / k if sf and k else None
+            if target is not None and ratio is not None:
+                ok = ratio <= target
+                met = "yes" if ok else "**no**"
+                met_count += ok
+                total += 1
+                tgt = "≤ %.2f" % target
+            else:
+                met, tgt = "—", "— (reference)"
+            row(
+                "%s (KDL: %s)" % (label, klabel) if m == "stanford" else label,
+                model_label(m),
+                fmt_ns(sd, "suite/%s/double/%s" % (q, m)),
+                fmt_ns(k, "kdl/%s/%s" % (kq, m)),
+                fmt_ratio(ratio),
+                tgt,
+                met,
+                fmt_ns(sf, "suite/%s/float/%s" % (q, m)),
+                fmt_ratio(ratio_f),
+            )
+
+    # Per-joint cost, n = 24..1000.
+    for q, label, kq in (("id", "inverse dynamics", "id"), ("fd_udu", "forward dynamics O(n)", "fd")):
+        def flat(fmt):
+            per = [t.get(fmt % n) for n in FLAT_NS]
+            if any(p is None for p in per):
+                return None, None
+            per = [p / n for p, n in zip(per, FLAT_NS)]
+            return max(per) / min(per), per
+
+        rd, per_d = flat("suite/%s/double/n:%%d" % q)
+        rf, per_f = flat("suite/%s/float/n:%%d" % q)
+        rk, per_k = flat("kdl/%s/n:%%d" % kq)
+        ok = rd is not None and rd <= 1.2
+        met_count += ok
+        total += 1
+
+        def describe(r, per):
+            if r is None:
+                return "—"
+            return "max/min %.3f (%s ns/joint)" % (r, ", ".join("%.1f" % p for p in per))
+
+        row(
+            "%s: ns per joint flat, n = %s" % (label, "..".join(map(str, (FLAT_NS[0], FLAT_NS[-1])))),
+            "chains " + ", ".join(map(str, FLAT_NS)),
+            describe(rd, per_d),
+            describe(rk, per_k),
+            "—",
+            "max/min ≤ 1.20",
+            "yes" if ok else "**no**",
+            describe(rf, per_f),
+            "—",
+        )
+
+    xn, first, ns, faster = crossover_n(cross)
+    row(
+        "crossover: UDU^T faster than GIM + Cholesky (double)",
+        "chains n = %d..%d, %s" % (2, 100, ", ".join(str(n) for n in ns if n > 100)),
+        ("from n = %d on (first faster at n = %s)" % (xn, first)) if xn else "never at every larger n",
+        "—",
+        "—",
+        "report",
+        "—",
+        "—",
+        "—",
+    )
+
+    big, small = thr["ridim_%d" % ROWS_BIG], thr["ridim_%d" % ROWS_SMALL]
+    rate = big["rows"] / big["wall_s"]
+    ok = rate >= 500_000
+    met_count += ok
+    total += 1
+    row(
+        "ridim throughput, Stanford arm, CSV in and out (%.0f MB in)" % (big["input_bytes"] / 1e6),
+        "%s rows" % "{:,}".format(big["rows"]),
+        "{:,.0f} rows/s (wall {:.3f} s, median of {})".format(rate, big["wall_s"], len(big["walls_s"])),
+        "—",
+        "—",
+        "≥ 500,000 rows/s",
+        "yes" if ok else "**no**",
+        "—",
+        "—",
+    )
+    if big["max_rss_kib"] and small["max_rss_kib"]:
+        grow = big["max_rss_kib"] / small["max_rss_kib"]
+        ok = grow <= 1.10
+        rss_text = "{:,} KiB vs {:,} KiB (x{:.3f})".format(small["max_rss_kib"], big["max_rss_kib"], grow)
+    else:
+        ok, rss_text = False, "not measured (needs GNU time: %s)" % TIME
+    met_count += ok
+    total += 1
+    row(
+        "ridim peak memory (max RSS)",
+        "{:,} vs {:,} rows".format(small["rows"], big["rows"]),
+        rss_text,
+        "—",
+        "—",
+        "independent of rows (≤ x1.10)",
+        "yes" if ok else "**no**",
+        "—",
+        "—",
+    )
+
+    rf = thr["rfdsim"]
+    fd_ns = t.get("suite/fd_udu/double/stanford")
+    evals = rf["full"]["evaluations"]
+    fd_s = evals * fd_ns * 1e-9
+    writing = max(0.0, rf["full"]["wall_s"] - rf["two_rows"]["wall_s"])
+    startup = rf["startup"]["wall_s"]
+    wall = rf["full"]["wall_s"]
+    model = fd_s + writing
+    ratio = (wall - startup) / model
+    ratio_raw = wall / model
+    ok = ratio <= 1.3
+    met_count += ok
+    total += 1
+    row(
+        "rfdsim wall time vs evaluations x FD cost + output writing",
+        "Stanford arm, 10 s free fall, dopri5, rtol = atol = 1e-10, 1001 rows",
+        "wall %.2f ms − start-up %.2f ms vs %d evaluations × %s ns = %.2f ms + writing %.2f ms"
+        % (wall * 1e3, startup * 1e3, evals, fmt_ns(fd_ns), fd_s * 1e3, writing * 1e3),
+        "—",
+        "%.3f (with start-up: %.3f)" % (ratio, ratio_raw),
+        "≤ 1.30",
+        "yes" if ok else "**no**",
+        "—",
+        "—",
+    )
+
+    print("\n".join(out))
+    print()
+    print("Targets met: %d of %d." % (met_count, total))
+    print()
+    print(
+        "Times: medians over the repetitions of Google Benchmark's CPU time per call (ns); each "
+        "call takes the next state of a pre-generated random pool. KDL is Debian's binary build; "
+        "the benchmark is compiled with generic x86-64 flags on both sides (no -march). "
+        "rfdsim: medians of %d interleaved runs each; 'writing' = wall(1001 rows) - wall(2 rows, same "
+        "steps); start-up = wall of a 1 ms run; the ratio is (wall - start-up) / (evaluations x "
+        "FD + writing). rfdsim --stats: %s. A time marked * varied by more than 10%% (coefficient of "
+        "variation) over its repetitions." % (RFDSIM_ROUNDS, rf["full"]["stats"])
+    )
+    print()
+    print("Crossover study: forward dynamics, ns per call (double), UDU^T (O(n)) vs GIM + Cholesky")
+    print()
+    print("| n | UDU^T ns | GIM + Cholesky ns | cholesky/udu | faster |")
+    print("|---:|---:|---:|---:|---|")
+    for n in ns:
+        u = cross["crossover/fd_udu/n:%d" % n]
+        c = cross["crossover/fd_chol/n:%d" % n]
+        print(
+            "| %d | %s | %s | %.3f | %s |"
+            % (
+                n,
+                fmt_ns(u, "crossover/fd_udu/n:%d" % n),
+                fmt_ns(c, "crossover/fd_chol/n:%d" % n),
+                c / u,
+                "udu" if faster[n] else "cholesky",
+            )
+        )
+    print()
+    print(
+        "Crossover n: %s"
+        % (
+            ("%d (UDU^T is faster at every measured n >= %d; first faster at n = %s)" % (xn, xn, first))
+            if xn
+            else "none (GIM + Cholesky faster at the largest n)"
+        )
+    )
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "throughput":
+        throughput(argv[2], argv[3], argv[4])
+    elif len(argv) == 5 and argv[1] == "table":
+        table(argv[2], argv[3], argv[4])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,520 @@
+// denoc_bench: the suite side by side with Orocos KDL (issue 4), in one Google Benchmark binary.
+//
+//   denoc_bench --check           only the agreement check (suite against KDL), as a table
+//   denoc_bench [--skip-check] [--benchmark_...]
+//                                 the check (silent unless it fails: exit 1), then the benchmarks
+//
+// Benchmark names, for scripts/bench to parse:
+//   suite/<quantity>/<double|float>/<model>   quantity: id gim bias gravity gim_inv fd_udu fd_chol
+//   kdl/<quantity>/<model>                    quantity: id gim fd (Vereshchagin), and for
+//                                             reference bias gravity gim_inv fd_chol
+//   crossover/<fd_udu|fd_chol>/n:<n>          double, n = 2..100, 200, 400, 1000
+//   model: stanford, or n:<n> for the chains of the issue.
+//
+// Every iteration takes the next entry of a pool of random states generated before timing, and
+// its result goes through benchmark::DoNotOptimize, so nothing is constant-folded.
+//
+// How the DH rows become KDL segments (both sides are built from the same rows):
+//   Segment(Joint(RotZ | TransZ), Frame::DH(a, alpha, b, theta), RigidBodyInertia(m, com, I_c)).
+// A KDL segment's pose is joint.pose(q) * f_tip = Rz(q) Rz(theta) Tz(b) Tx(a) Rx(alpha) (or Tz(q)
+// for a prismatic joint, which commutes with Rz(theta) Tz(b)), i.e. the standard DH transform
+// with q added to theta (to b): its tip frame is the DH link frame F_i, the frame in which the
+// robot file gives com and the inertia about the mass centre, which is what
+// RigidBodyInertia(m, c, Ic) takes (it shifts Ic to the frame origin itself).
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <kdl/chain.hpp>
+#include <kdl/chaindynparam.hpp>
+#include <kdl/chainfdsolver_recursive_newton_euler.hpp>
+#include <kdl/chainhdsolver_vereshchagin.hpp>
+#include <kdl/chainidsolver_recursive_newton_euler.hpp>
+#include <kdl/jntspaceinertiamatrix.hpp>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "denoc/denoc.hpp"
+#include "denoc/robot_file.hpp"
+
+namespace {
+
+using denoc::DhLink;
+using denoc::JointType;
+using denoc::MatX;
+using denoc::Vec3;
+using denoc::VecX;
+
+// ----------------------------------------------------------------------------------------------
+// Models
+
+struct ModelSpec {
+  std::string name;                  // "stanford" or "n:<n>"
+  std::vector<DhLink<double>> rows;  // standard DH, SI units
+  Vec3<double> gravity;
+  denoc::Model<double> model;
+};
+
+// The chain generator of issue 4: n revolute joints, standard DH, alternating alpha = -+90 deg,
+// a = 0.1, b = 0.05, m = 1, com = (0.05, 0, 0), I = diag(0.01, 0.02, 0.03) about the mass
+// centre, gravity (0, 0, -9.81).
+ModelSpec chain_model(int n) {
+  ModelSpec spec;
+  spec.name = "n:" + std::to_string(n);
+  spec.gravity = Vec3<double>(0, 0, -9.81);
+  for (int i = 0; i < n; ++i) {
+    DhLink<double> row;
+    row.type = JointType::revolute;
+    row.a = 0.1;
+    row.b = 0.05;
+    row.alpha = i % 2 ? M_PI / 2 : -M_PI / 2;
+    row.theta = 0;
+    row.mass = 1;
+    row.com = Vec3<double>(0.05, 0, 0);
+    row.inertia = Vec3<double>(0.01, 0.02, 0.03).asDiagonal();
+    spec.rows.push_back(row);
+  }
+  spec.model = denoc::Model<double>(denoc::links_from_dh(denoc::DhConvention::standard, spec.rows),
+                                    spec.gravity);
+  return spec;
+}
+
+ModelSpec stanford_model() {
+  const denoc::RobotFile robot = denoc::load_robot_file(DENOC_STANFORD_YAML);
+  if (robot.convention != denoc::DhConvention::standard) {
+    std::fprintf(stderr, "denoc_bench: %s: only standard DH maps onto KDL segments here\n",
+                 DENOC_STANFORD_YAML);
+    std::exit(2);
+  }
+  ModelSpec spec;
+  spec.name = "stanford";
+  spec.rows = robot.dh;
+  spec.gravity = robot.model.gravity();
+  spec.model = robot.model;
+  return spec;
+}
+
+KDL::Vector kdl_vector(const Vec3<double>& v) {
+  return KDL::Vector(v.x(), v.y(), v.z());
+}
+
+KDL::Chain kdl_chain(const ModelSpec& spec) {
+  KDL::Chain chain;
+  for (const DhLink<double>& r : spec.rows) {
+    const KDL::Joint joint(r.type == JointType::revolute ? KDL::Joint::RotZ : KDL::Joint::TransZ);
+    const KDL::Frame tip = KDL::Frame::DH(r.a, r.alpha, r.b, r.theta);
+    const Eigen::Matrix3d& I = r.inertia;  // about the mass centre, in F_i
+    const KDL::RotationalInertia Ic(I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
+    chain.addSegment(
+        KDL::Segment(joint, tip, KDL::RigidBodyInertia(r.mass, kdl_vector(r.com), Ic)));
+  }
+  return chain;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Pools of random states, generated before any timing
+
+template <typename S>
+struct Pool {
+  std::vector<VecX<S>> q, qd, qdd, tau;
+  std::size_t size() const { return q.size(); }
+};
+
+int pool_entries(int n) {
+  return n <= 64 ? 256 : std::max(16, 16384 / n);
+}
+
+Pool<double> make_pool(const ModelSpec& spec, int entries, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const int n = spec.model.dof();
+  Pool<double> pool;
+  for (int k = 0; k < entries; ++k) {
+    VecX<double> q(n), qd(n), qdd(n), tau(n);
+    for (int i = 0; i < n; ++i) {
+      const bool revolute = spec.rows[static_cast<std::size_t>(i)].type == JointType::revolute;
+      q[i] = revolute ? M_PI * unit(rng) : 0.5 * unit(rng);
+      qd[i] = 2 * unit(rng);
+      qdd[i] = 5 * unit(rng);
+      tau[i] = 10 * unit(rng);
+    }
+    pool.q.push_back(q);
+    pool.qd.push_back(qd);
+    pool.qdd.push_back(qdd);
+    pool.tau.push_back(tau);
+  }
+  return pool;
+}
+
+template <typename S>
+Pool<S> cast_pool(const Pool<double>& p) {
+  Pool<S> out;
+  auto cast = [](const std::vector<VecX<double>>& in, std::vector<VecX<S>>& to) {
+    for (const VecX<double>& v : in)
+      to.push_back(v.cast<S>());
+  };
+  cast(p.q, out.q);
+  cast(p.qd, out.qd);
+  cast(p.qdd, out.qdd);
+  cast(p.tau, out.tau);
+  return out;
+}
+
+KDL::JntArray jnt(const VecX<double>& v) {
+  KDL::JntArray a(static_cast<unsigned>(v.size()));
+  a.data = v;
+  return a;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Contexts: everything a benchmark touches, built once and never moved (the KDL solvers keep a
+// reference to their chain).
+
+template <typename S>
+struct SuiteContext {
+  denoc::Model<S> model;
+  denoc::Workspace<S> ws;
+  Pool<S> pool;
+  SuiteContext(const denoc::Model<S>& m, Pool<S> p) : model(m), ws(model), pool(std::move(p)) {}
+};
+
+// KDL's RNE takes gravity; Vereshchagin takes the root acceleration, which is -gravity
+// (the solver's header: "gravity acceleration with opposite sign compared to KDL's FD and RNE").
+struct KdlContext {
+  KDL::Chain chain;
+  unsigned n;
+  KDL::ChainIdSolver_RNE rne;
+  KDL::ChainDynParam dyn;
+  KDL::ChainHdSolver_Vereshchagin hd;
+  KDL::ChainFdSolver_RNE fd;
+  KDL::JntArray tau, qdd, zero, gravity_tau, constraint_tau, beta;
+  KDL::Jacobian alfa;
+  KDL::Wrenches f_ext;
+  KDL::JntSpaceInertiaMatrix H;
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  Eigen::MatrixXd H_inverse;
+  std::vector<KDL::JntArray> q, qd, qdd_in, tau_in;
+
+  KdlContext(const ModelSpec& spec, const Pool<double>& pool)
+      : chain(kdl_chain(spec)),
+        n(chain.getNrOfJoints()),
+        rne(chain, kdl_vector(spec.gravity)),
+        dyn(chain, kdl_vector(spec.gravity)),
+        hd(chain, KDL::Twist(kdl_vector(-spec.gravity), KDL::Vector::Zero()), 0),
+        fd(chain, kdl_vector(spec.gravity)),
+        tau(n),
+        qdd(n),
+        zero(n),
+        gravity_tau(n),
+        constraint_tau(n),
+        beta(0),
+        alfa(0),
+        f_ext(chain.getNrOfSegments(), KDL::Wrench::Zero()),
+        H(n),
+        llt(static_cast<Eigen::Index>(n)),
+        H_inverse(Eigen::MatrixXd::Zero(n, n)) {
+    for (std::size_t k = 0; k < pool.size(); ++k) {
+      q.push_back(jnt(pool.q[k]));
+      qd.push_back(jnt(pool.qd[k]));
+      qdd_in.push_back(jnt(pool.qdd[k]));
+      tau_in.push_back(jnt(pool.tau[k]));
+    }
+  }
+
+  // Each returns the result (KDL's own storage), after checking the solver's status.
+  const KDL::JntArray& id(std::size_t k) {
+    ok(rne.CartToJnt(q[k], qd[k], qdd_in[k], f_ext, tau));
+    return tau;
+  }
+  const KDL::JntArray& bias(std::size_t k) {
+    ok(rne.CartToJnt(q[k], qd[k], zero, f_ext, tau));
+    return tau;
+  }
+  const KDL::JntArray& gravity(std::size_t k) {
+    ok(dyn.JntToGravity(q[k], gravity_tau));
+    return gravity_tau;
+  }
+  const KDL::JntSpaceInertiaMatrix& gim(std::size_t k) {
+    ok(dyn.JntToMass(q[k], H));
+    return H;
+  }
+  const Eigen::MatrixXd& gim_inverse(std::size_t k) {  // as the suite does it: LLT, then solve I
+    ok(dyn.JntToMass(q[k], H));
+    llt.compute(H.data);
+    H_inverse.setIdentity();
+    llt.solveInPlace(H_inverse);
+    return H_inverse;
+  }
+  const KDL::JntArray& fd_vereshchagin(std::size_t k) {  // 0 constraints: alfa, beta empty
+    ok(hd.CartToJnt(q[k], qd[k], qdd, alfa, beta, f_ext, tau_in[k], constraint_tau));
+    return qdd;
+  }
+  const KDL::JntArray& fd_rne(std::size_t k) {
+    ok(fd.CartToJnt(q[k], qd[k], tau_in[k], f_ext, qdd));
+    return qdd;
+  }
+
+  static void ok(int status) {
+    if (status < 0) {
+      std::fprintf(stderr, "denoc_bench: a KDL solver returned %d\n", status);
+      std::abort();
+    }
+  }
+};
+
+// ----------------------------------------------------------------------------------------------
+// Agreement check
+
+double max_abs(const Eigen::Ref<const MatX<double>>& m) {
+  return m.cwiseAbs().maxCoeff();
+}
+
+struct Agreement {
+  double rel = 0, abs = 0;  // max over states of max|a - b| / max|b|, and of max|a - b|
+  void add(const Eigen::Ref<const MatX<double>>& suite, const Eigen::Ref<const MatX<double>>& ref) {
+    add_difference(suite - ref, max_abs(ref));
+  }
+  // A difference already formed, relative to `scale`.
+  void add_difference(const Eigen::Ref<const MatX<double>>& difference, double scale) {
+    const double d = max_abs(difference);
+    abs = std::max(abs, d);
+    rel = std::max(rel, d / std::max(scale, 1e-300));
+  }
+};
+
+constexpr double kTolerance = 1e-12;
+
+// Compares the suite with KDL on a few random states of every model; prints a table when
+// `verbose`. Returns false if a torque, the inertia matrix or a forward-dynamics residual differs
+// by more than kTolerance (relative).
+//
+// Accelerations are compared in torque space: max|M (qdd_suite - qdd_KDL)| / max|tau - h|. The
+// plain relative difference of qdd is bounded only by eps cond(M), which grows with the chain
+// (the suite's own UDU^T and Cholesky routes differ by 2e-10 at n = 1000); it is printed too, with
+// cond(M), for information.
+bool check_agreement(const std::vector<ModelSpec>& specs, bool verbose) {
+  bool all_ok = true;
+  if (verbose) {
+    std::printf(
+        "Agreement of the suite with Orocos KDL, 3 random states per model. Relative: max|suite - "
+        "KDL| / max|KDL|, over all entries and states; accelerations in torque space, max|M dqdd| "
+        "/ "
+        "max|tau - h|. Must be <= %.0e: every column up to 'M dqdd udu vs cholesky'.\n\n",
+        kTolerance);
+    std::printf(
+        "| model | tau: ID vs RNE | tau max abs diff (N m) | bias vs RNE(qdd=0) | gravity vs "
+        "JntToGravity | M vs JntToMass | M dqdd: udu vs Vereshchagin | M dqdd: cholesky vs "
+        "ChainFdSolver_RNE | M dqdd: udu vs cholesky | qdd rel: udu vs Vereshchagin (info) | qdd "
+        "rel: cholesky vs ChainFdSolver_RNE (info) | cond(M) (info) | float ID vs double (info) |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  }
+  for (const ModelSpec& spec : specs) {
+    const Pool<double> pool =
+        make_pool(spec, 3, 0xC0FFEEu + static_cast<unsigned>(spec.model.dof()));
+    KdlContext kdl(spec, pool);
+    denoc::Workspace<double> ws(spec.model);
+    const denoc::Model<float> model_f = spec.model.cast<float>();
+    denoc::Workspace<float> ws_f(model_f);
+    Agreement tau, bias, grav, mass, res_udu, res_chol, res_udu_chol, qdd_udu, qdd_chol, flt;
+    double cond = 0;
+    for (std::size_t k = 0; k < pool.size(); ++k) {
+      const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
+      tau.add(denoc::inverse_dynamics(spec.model, ws, q, qd, qdd), kdl.id(k).data);
+      const VecX<double> tau_d = ws.tau;
+      const VecX<double> h = denoc::bias_forces(spec.model, ws, q, qd);
+      bias.add(h, kdl.bias(k).data);
+      grav.add(denoc::gravity_forces(spec.model, ws, q), kdl.gravity(k).data);
+      const MatX<double> M = denoc::generalized_inertia(spec.model, ws, q);
+      mass.add(M, kdl.gim(k).data);
+      if (k == 0) {
+        const Eigen::VectorXd ev =
+            Eigen::SelfAdjointEigenSolver<MatX<double>>(M, Eigen::EigenvaluesOnly).eigenvalues();
+        cond = ev.maxCoeff() / ev.minCoeff();
+      }
+      const VecX<double> phi = t - h;
+      const VecX<double> a_udu = denoc::forward_dynamics(spec.model, ws, q, qd, t);
+      const VecX<double> a_chol = denoc::forward_dynamics_cholesky(spec.model, ws, q, qd, t);
+      const VecX<double> a_ver = kdl.fd_vereshchagin(k).data;
+      const VecX<double> a_rne = kdl.fd_rne(k).data;
+      const double phi_scale = max_abs(phi);
+      res_udu.add_difference(M * (a_udu - a_ver), phi_scale);
+      res_chol.add_difference(M * (a_chol - a_rne), phi_scale);
+      res_udu_chol.add_difference(M * (a_udu - a_chol), phi_scale);
+      qdd_udu.add(a_udu, a_ver);
+      qdd_chol.add(a_chol, a_rne);
+      const VecX<float> qf = q.cast<float>(), qdf = qd.cast<float>(), qddf = qdd.cast<float>();
+      flt.add(denoc::inverse_dynamics(model_f, ws_f, qf, qdf, qddf).cast<double>(), tau_d);
+    }
+    const bool ok = tau.rel <= kTolerance && bias.rel <= kTolerance && grav.rel <= kTolerance &&
+                    mass.rel <= kTolerance && res_udu.rel <= kTolerance &&
+                    res_chol.rel <= kTolerance && res_udu_chol.rel <= kTolerance;
+    all_ok = all_ok && ok;
+    if (verbose || !ok) {
+      std::FILE* out = verbose ? stdout : stderr;
+      std::fprintf(out,
+                   "| %s | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e | "
+                   "%.1e | %.1e |%s\n",
+                   spec.name.c_str(), tau.rel, tau.abs, bias.rel, grav.rel, mass.rel, res_udu.rel,
+                   res_chol.rel, res_udu_chol.rel, qdd_udu.rel, qdd_chol.rel, cond, flt.rel,
+                   ok ? "" : "  <-- MISMATCH");
+    }
+  }
+  if (verbose) std::printf("\nagreement: %s\n", all_ok ? "OK" : "FAILED");
+  return all_ok;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Benchmarks
+
+// One benchmark: each iteration calls `call(context, k)` on the next pool entry k (of `entries`).
+template <typename Context, typename F>
+void register_benchmark(const std::string& name, std::shared_ptr<Context> context,
+                        std::size_t entries, int dof, F call) {
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [context, entries, dof, call](benchmark::State& state) {
+                                 Context& c = *context;
+                                 std::size_t k = 0;
+                                 for (auto _ : state) {
+                                   const auto& result = call(c, k);
+                                   benchmark::DoNotOptimize(result.data());
+                                   benchmark::ClobberMemory();
+                                   if (++k == entries) k = 0;
+                                 }
+                                 state.counters["dof"] = dof;
+                               });
+}
+
+template <typename S>
+void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char* type) {
+  auto c = std::make_shared<SuiteContext<S>>(spec.model.cast<S>(), cast_pool<S>(pool));
+  const std::string tail = std::string("/") + type + "/" + spec.name;
+  const int n = spec.model.dof();
+  using C = SuiteContext<S>;
+  const std::size_t e = pool.size();
+  register_benchmark("suite/id" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
+    return denoc::inverse_dynamics(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.qdd[k]);
+  });
+  register_benchmark("suite/gim" + tail, c, e, n, [](C& x, std::size_t k) -> const MatX<S>& {
+    return denoc::generalized_inertia(x.model, x.ws, x.pool.q[k]);
+  });
+  register_benchmark("suite/bias" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
+    return denoc::bias_forces(x.model, x.ws, x.pool.q[k], x.pool.qd[k]);
+  });
+  register_benchmark("suite/gravity" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
+    return denoc::gravity_forces(x.model, x.ws, x.pool.q[k]);
+  });
+  register_benchmark("suite/gim_inv" + tail, c, e, n, [](C& x, std::size_t k) -> const MatX<S>& {
+    return denoc::inverse_generalized_inertia(x.model, x.ws, x.pool.q[k]);
+  });
+  register_benchmark("suite/fd_udu" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
+    return denoc::forward_dynamics(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.tau[k]);
+  });
+  register_benchmark("suite/fd_chol" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
+    return denoc::forward_dynamics_cholesky(x.model, x.ws, x.pool.q[k], x.pool.qd[k],
+                                            x.pool.tau[k]);
+  });
+}
+
+void register_kdl(const ModelSpec& spec, const Pool<double>& pool) {
+  auto c = std::make_shared<KdlContext>(spec, pool);
+  const std::string tail = "/" + spec.name;
+  const int n = spec.model.dof();
+  using C = KdlContext;
+  const std::size_t e = pool.size();
+  register_benchmark("kdl/id" + tail, c, e, n,
+                     [](C& x, std::size_t k) -> const Eigen::VectorXd& { return x.id(k).data; });
+  register_benchmark("kdl/gim" + tail, c, e, n,
+                     [](C& x, std::size_t k) -> const Eigen::MatrixXd& { return x.gim(k).data; });
+  register_benchmark("kdl/fd" + tail, c, e, n, [](C& x, std::size_t k) -> const Eigen::VectorXd& {
+    return x.fd_vereshchagin(k).data;
+  });
+  register_benchmark("kdl/bias" + tail, c, e, n,
+                     [](C& x, std::size_t k) -> const Eigen::VectorXd& { return x.bias(k).data; });
+  register_benchmark(
+      "kdl/gravity" + tail, c, e, n,
+      [](C& x, std::size_t k) -> const Eigen::VectorXd& { return x.gravity(k).data; });
+  register_benchmark(
+      "kdl/gim_inv" + tail, c, e, n,
+      [](C& x, std::size_t k) -> const Eigen::MatrixXd& { return x.gim_inverse(k); });
+  register_benchmark(
+      "kdl/fd_chol" + tail, c, e, n,
+      [](C& x, std::size_t k) -> const Eigen::VectorXd& { return x.fd_rne(k).data; });
+}
+
+void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
+  auto c = std::make_shared<SuiteContext<double>>(spec.model, pool);
+  const int n = spec.model.dof();
+  using C = SuiteContext<double>;
+  const std::size_t e = pool.size();
+  register_benchmark(
+      "crossover/fd_udu/" + spec.name, c, e, n, [](C& x, std::size_t k) -> const VecX<double>& {
+        return denoc::forward_dynamics(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.tau[k]);
+      });
+  register_benchmark("crossover/fd_chol/" + spec.name, c, e, n,
+                     [](C& x, std::size_t k) -> const VecX<double>& {
+                       return denoc::forward_dynamics_cholesky(x.model, x.ws, x.pool.q[k],
+                                                               x.pool.qd[k], x.pool.tau[k]);
+                     });
+}
+
+const std::vector<int> kChainLengths = {6, 12, 24, 48, 96, 192, 384, 1000};
+
+std::vector<ModelSpec> suite_models() {
+  std::vector<ModelSpec> specs;
+  specs.push_back(stanford_model());
+  for (int n : kChainLengths)
+    specs.push_back(chain_model(n));
+  return specs;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool check_only = false, skip_check = false;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0 && std::strcmp(argv[i], "--check") == 0) {
+      check_only = true;
+    } else if (i > 0 && std::strcmp(argv[i], "--skip-check") == 0) {
+      skip_check = true;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  const std::vector<ModelSpec> specs = suite_models();
+  if (check_only) return check_agreement(specs, true) ? 0 : 1;
+  if (!skip_check && !check_agreement(specs, false)) {
+    std::fprintf(stderr, "denoc_bench: the suite and KDL disagree (see above): no benchmark\n");
+    return 1;
+  }
+
+  for (const ModelSpec& spec : specs) {
+    const Pool<double> pool = make_pool(spec, pool_entries(spec.model.dof()), 12345u);
+    register_suite<double>(spec, pool, "double");
+    register_suite<float>(spec, pool, "float");
+    register_kdl(spec, pool);
+  }
+  std::vector<int> crossover;
+  for (int n = 2; n <= 100; ++n)
+    crossover.push_back(n);
+  for (int n : {200, 400, 1000})
+    crossover.push_back(n);
+  for (int n : crossover) {
+    const ModelSpec spec = chain_model(n);
+    register_crossover(spec, make_pool(spec, pool_entries(n), 777u));
+  }
+
+  int bench_argc = static_cast<int>(args.size());
+  benchmark::Initialize(&bench_argc, args.data());
+  if (benchmark::ReportUnrecognizedArguments(bench_argc, args.data())) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
