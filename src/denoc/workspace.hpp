@@ -26,10 +26,12 @@ struct Workspace {
   VecX<S> zeros;               // stands in for qd or qdd in h and g
 
   // Generalized inertia matrix, Section 4.1 (generalized_inertia.hpp).
-  std::vector<BodyInertia<S>> M_tilde;  // composite-body mass M~_i, Eq. (23b), about C_i, in J_i
-  MatX<S> gim;                          // I of Eq. (20), entries from Eq. (24)
-  Eigen::LLT<MatX<S>> gim_factor;       // Cholesky factor of the GIM
-  MatX<S> gim_inverse;                  // I^-1 from that factor
+  std::vector<BodyInertia<S>> M_tilde;    // composite-body mass M~_i, Eq. (23b), about C_i, in J_i
+  std::vector<BodyInertia<S>> M_tilde_O;  // the same about the base origin, base frame
+  Eigen::Matrix<S, 6, Eigen::Dynamic> p_O;  // p_i referred to the base origin, base frame
+  MatX<S> gim;                              // I of Eq. (20), entries from Eq. (24)
+  Eigen::LLT<MatX<S>> gim_factor;           // Cholesky factor of the GIM
+  MatX<S> gim_inverse;                      // I^-1 from that factor
 
   // Forward dynamics, Section 5.2 and Appendix B (forward_dynamics.hpp).
   VecX<S> phi;                 // phi = tau - C qd - gravity terms, Eq. (33)
@@ -51,6 +53,8 @@ Workspace<S>::Workspace(const Model<S>& model)
       tau(VecX<S>::Zero(model.dof())),
       zeros(VecX<S>::Zero(model.dof())),
       M_tilde(static_cast<std::size_t>(model.dof())),
+      M_tilde_O(static_cast<std::size_t>(model.dof())),
+      p_O(6, model.dof()),
       gim(MatX<S>::Zero(model.dof(), model.dof())),
       gim_factor(model.dof()),
       gim_inverse(MatX<S>::Zero(model.dof(), model.dof())),
