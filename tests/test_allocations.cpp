@@ -88,6 +88,15 @@ void expect_no_allocation(int n) {
             0);
   EXPECT_EQ(allocations_in([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
   EXPECT_EQ(allocations_in([&] { sink += denoc::potential_energy(model, ws, q); }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
+  EXPECT_EQ(
+      allocations_in([&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, qdd)[0]; }),
+      0);
+  EXPECT_EQ(allocations_in([&] {
+              denoc::udu_factors(model, ws, q);
+              sink += ws.U(0, 0);
+            }),
+            0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
 
