@@ -1,82 +1,28 @@
 // ridim end to end: the real executable on the shipped robots and on files made here, checked
 // against the library; exit codes and messages for bad input (spec §2-§4).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <random>
-#include <sstream>
 
+#include "cli_support.hpp"
 #include "denoc/csv.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/robot_file.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using cli::lines_of;
+using cli::numbers_of;
+using cli::Result;
+using cli::slurp;
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class RidimCli : public ::testing::Test {
+class RidimCli : public cli::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ridim_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs ridim with `args` (shell words), optionally feeding `input` on standard input.
   Result ridim(const std::string& args, const std::string& input = "") {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr", in = dir_ / "stdin";
-    std::ofstream(in) << input;
-    const std::string command = std::string("cd '") + dir_.string() + "' && '" + DENOC_RIDIM_EXE +
-                                "' " + args + " < '" + in.string() + "' > '" + out.string() +
-                                "' 2> '" + err.string() + "'";
-    const int raw = std::system(command.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+    return run(DENOC_RIDIM_EXE, args, input);
   }
-
-  fs::path write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return dir_ / name;
-  }
-
-  fs::path dir_;
 };
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
-  return lines;
-}
-
-std::vector<double> numbers_of(const std::string& line) {
-  std::vector<double> values;
-  std::istringstream in(line);
-  for (std::string field; std::getline(in, field, ',');) {
-    double x;
-    EXPECT_TRUE(denoc::parse_double(field, x)) << field;
-    values.push_back(x);
-  }
-  return values;
-}
 
 const std::string kStanford = std::string(DENOC_ROBOTS_DIR) + "/stanford.yaml";
 const std::string kPlanar = std::string(DENOC_ROBOTS_DIR) + "/planar3.yaml";

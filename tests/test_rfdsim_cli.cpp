@@ -1,0 +1,299 @@
+// rfdsim end to end: the real executable on the shipped robots and on files made here. Output
+// times and columns (spec §3), the rows against the library, agreement of algorithms and
+// methods, the ridim -> rfdsim round trip on the Stanford arm, exit 1 with the rows kept and
+// exit 2 on bad input (spec §4).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+
+#include "cli_support.hpp"
+#include "denoc/denoc.hpp"
+#include "denoc/robot_file.hpp"
+
+namespace {
+
+using cli::fields_of;
+using cli::lines_of;
+using cli::numbers_of;
+using cli::Result;
+
+const std::string kStanford = std::string(DENOC_ROBOTS_DIR) + "/stanford.yaml";
+const std::string kPlanar = std::string(DENOC_ROBOTS_DIR) + "/planar3.yaml";
+
+class RfdsimCli : public cli::CliTest {
+ protected:
+  Result rfdsim(const std::string& args, const std::string& input = "") {
+    return run(DENOC_RFDSIM_EXE, args, input);
+  }
+  Result ridim(const std::string& args) { return run(DENOC_RIDIM_EXE, args); }
+};
+
+// A simulated CSV, parsed: rows[k] = {t, q..., qd..., qdd..., tau..., kinetic, potential}.
+std::vector<std::vector<double>> rows_of(const std::string& csv) {
+  std::vector<std::vector<double>> rows;
+  const auto lines = lines_of(csv);
+  for (std::size_t k = 1; k < lines.size(); ++k)
+    rows.push_back(numbers_of(lines[k]));
+  return rows;
+}
+
+// Largest |a - b| over the joint positions q (columns 1..n) of two simulations.
+double max_q_difference(const std::vector<std::vector<double>>& a,
+                        const std::vector<std::vector<double>>& b, int n) {
+  EXPECT_EQ(a.size(), b.size());
+  double worst = 0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) {
+    for (int i = 1; i <= n; ++i)
+      worst = std::max(worst, std::abs(a[k][i] - b[k][i]));
+  }
+  return worst;
+}
+
+denoc::VecX<double> segment(const std::vector<double>& row, int start, int n) {
+  denoc::VecX<double> v(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = row[static_cast<std::size_t>(start + i)];
+  return v;
+}
+
+TEST_F(RfdsimCli, FreeFallColumnsTimesAndRows) {
+  const Result r = rfdsim("'" + kPlanar + "' --free-fall");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // quiet unless --stats
+  const auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 1002u);  // header + t = 0, 0.01, ..., 10
+  EXPECT_EQ(lines[0], "t,q1,q2,q3,qd1,qd2,qd3,qdd1,qdd2,qdd3,tau1,tau2,tau3,kinetic,potential");
+
+  const denoc::RobotFile robot = denoc::load_robot_file(kPlanar);
+  denoc::Workspace<double> ws(robot.model);
+  const denoc::VecX<double> zero = denoc::VecX<double>::Zero(3);
+  for (std::size_t k = 0; k <= 1000; ++k) {
+    const std::vector<double> row = numbers_of(lines[k + 1]);
+    ASSERT_EQ(row.size(), 15u);
+    // The output times are the decimals k / 100, not sums of 0.01 (spec §3: exact times).
+    ASSERT_EQ(row[0], static_cast<double>(k) / 100) << lines[k + 1];
+    if (k % 97 != 0) continue;
+    // Each sampled row is a consistent state: qdd, the energies and tau = 0 recomputed.
+    const denoc::VecX<double> q = segment(row, 1, 3), qd = segment(row, 4, 3);
+    const denoc::VecX<double> qdd = denoc::forward_dynamics(robot.model, ws, q, qd, zero);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_NEAR(row[static_cast<std::size_t>(7 + i)], qdd[i], 1e-9 * (1 + std::abs(qdd[i])));
+      EXPECT_EQ(row[static_cast<std::size_t>(10 + i)], 0.0);
+    }
+    EXPECT_NEAR(row[13], denoc::kinetic_energy(robot.model, ws, q, qd), 1e-9);
+    EXPECT_NEAR(row[14], denoc::potential_energy(robot.model, ws, q), 1e-9);
+    // Released from rest at zero potential, the total energy stays zero (90 J scale).
+    EXPECT_NEAR(row[13] + row[14], 0.0, 1e-5) << "t = " << row[0];
+  }
+  // Section 6.1, Fig. 6: joint 1 first swings negative.
+  EXPECT_LT(numbers_of(lines[2])[1], 0.0);
+}
+
+TEST_F(RfdsimCli, OutputTimesAreDecimalsAndEndAtTEnd) {
+  const Result r = rfdsim("'" + kPlanar + "' --free-fall --t-end 1 --dt 0.3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> times;
+  for (const std::string& line : lines_of(r.out))
+    times.push_back(fields_of(line)[0]);
+  EXPECT_EQ(times, (std::vector<std::string>{"t", "0", "0.3", "0.6", "0.9", "1"}));
+}
+
+TEST_F(RfdsimCli, AlgorithmsAndMethodsAgree) {
+  const std::string tight = "'" + kPlanar + "' --free-fall --t-end 1 --rtol 1e-12 --atol 1e-12";
+  const Result udu = rfdsim(tight);
+  ASSERT_EQ(udu.status, 0) << udu.err;
+  const auto reference = rows_of(udu.out);
+  const Result cholesky = rfdsim(tight + " --algorithm cholesky");
+  ASSERT_EQ(cholesky.status, 0) << cholesky.err;
+  EXPECT_LT(max_q_difference(rows_of(cholesky.out), reference, 3), 1e-9);
+  for (const char* method : {"cash-karp54", "fehlberg78"}) {
+    const Result r = rfdsim(tight + " --method " + method);
+    ASSERT_EQ(r.status, 0) << method << ": " << r.err;
+    EXPECT_LT(max_q_difference(rows_of(r.out), reference, 3), 1e-9) << method;
+  }
+  // Fixed-step RK4: global error O(h^4), about 1e-12 rad at h = 1e-4 s.
+  const Result rk4 = rfdsim("'" + kPlanar + "' --free-fall --t-end 1 --method rk4 --step 1e-4");
+  ASSERT_EQ(rk4.status, 0) << rk4.err;
+  EXPECT_LT(max_q_difference(rows_of(rk4.out), reference, 3), 1e-9);
+  // The default tolerance is looser but the same motion.
+  const Result loose = rfdsim("'" + kPlanar + "' --free-fall --t-end 1");
+  EXPECT_LT(max_q_difference(rows_of(loose.out), reference, 3), 1e-6);
+}
+
+TEST_F(RfdsimCli, InitialStateOverridesInSiUnits) {
+  // The Stanford file gives q in degrees; --q0 is rad and m (joint 3 is prismatic).
+  const Result r = rfdsim("'" + kStanford +
+                          "' --free-fall --t-end 0.1 --q0 0.1,0.2,0.3,0,0,0 --qd0 0,0,0,0,0,1.5");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<double> first = numbers_of(lines_of(r.out)[1]);
+  const std::vector<double> expected{0, 0.1, 0.2, 0.3, 0, 0, 0, 0, 0, 0, 0, 0, 1.5};
+  EXPECT_EQ(std::vector<double>(first.begin(), first.begin() + 13), expected);
+
+  // Without overrides, the robot file's `initial` block: q2 = 90 deg.
+  const Result file = rfdsim("'" + kStanford + "' --free-fall --t-end 0");
+  ASSERT_EQ(file.status, 0) << file.err;
+  const auto rows = rows_of(file.out);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(rows[0][2], M_PI / 2);
+}
+
+TEST_F(RfdsimCli, OutputFileStatsAndStandardInput) {
+  const std::string args = "'" + kPlanar + "' --free-fall --t-end 0.5";
+  const Result to_stdout = rfdsim(args);
+  const Result to_file = rfdsim(args + " -o out.csv --stats");
+  ASSERT_EQ(to_file.status, 0) << to_file.err;
+  EXPECT_EQ(to_file.out, "");  // quiet when writing a file, even with --stats
+  EXPECT_EQ(read("out.csv"), to_stdout.out);
+  EXPECT_TRUE(std::regex_match(
+      to_file.err, std::regex("rfdsim: steps [1-9][0-9]*, rejected [0-9]+, right-hand-side "
+                              "evaluations [1-9][0-9]*, wall time [0-9.]+ s\n")))
+      << to_file.err;
+
+  // A constant zero torque is the free fall; from standard input too.
+  const Result zero =
+      rfdsim("'" + kPlanar + "' --torques - --t-end 0.5", "t,tau1,tau2,tau3\n0,0,0,0\n");
+  ASSERT_EQ(zero.status, 0) << zero.err;
+  EXPECT_EQ(zero.out, to_stdout.out);
+}
+
+TEST_F(RfdsimCli, TorquesAreInterpolatedLinearlyThenHeld) {
+  write("tau.csv", "t,tau1,tau2,tau3\n0,1,2,3\n1,3,2,-1\n");
+  const Result r = rfdsim("'" + kPlanar + "' --torques tau.csv --t-end 2 --dt 0.25");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = rows_of(r.out);
+  ASSERT_EQ(rows.size(), 9u);
+  for (const auto& row : rows) {
+    const double s = std::min(row[0], 1.0);  // held after the last sample
+    EXPECT_EQ(row[10], 1 + 2 * s) << "t = " << row[0];
+    EXPECT_EQ(row[11], 2.0);
+    EXPECT_EQ(row[12], 3 - 4 * s);
+  }
+}
+
+// Torques from ridim along the Stanford arm's cycloidal trajectory (Section 6.2), fed back to
+// rfdsim, reproduce the trajectory as far as the linear interpolation of the torques allows.
+// The arm is open-loop unstable along it (the linearised system has an eigenvalue near 4.8/s),
+// so the O(h^2) interpolation error grows by e^(4.8 t): asserted over the first second, where
+// the error must shrink 100-fold for 10-fold finer samples, whatever the tolerance.
+class RoundTrip : public RfdsimCli {
+ protected:
+  // Largest joint error against the exact trajectory up to t_end.
+  double max_error(const std::string& torques, const std::string& options, double t_end) {
+    const Result r = rfdsim("'" + kStanford + "' --torques " + torques + " --t-end " +
+                            std::to_string(t_end) + " " + options);
+    EXPECT_EQ(r.status, 0) << r.err;
+    double worst = 0;
+    denoc::VecX<double> q(6), qd(6), qdd(6);
+    for (const auto& row : rows_of(r.out)) {
+      robot_.trajectory->evaluate(row[0], q, qd, qdd);
+      for (int i = 0; i < 6; ++i)
+        worst = std::max(worst, std::abs(row[static_cast<std::size_t>(i + 1)] - q[i]));
+    }
+    return worst;
+  }
+  void make_torques(const std::string& name, int samples) {
+    std::string text = cli::slurp(kStanford);
+    text.replace(text.find("samples: 1001"), 13, "samples: " + std::to_string(samples));
+    write("arm.yaml", text);
+    const Result r = ridim("arm.yaml -o " + name);
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  denoc::RobotFile robot_ = denoc::load_robot_file(kStanford);
+};
+
+TEST_F(RoundTrip, StanfordArmTrajectoryFromItsTorques) {
+  make_torques("tau.csv", 1001);
+  make_torques("tau_fine.csv", 10001);
+  const std::string tight = "--rtol 1e-12 --atol 1e-12";
+  const double coarse = max_error("tau.csv", "", 1), coarse_tight = max_error("tau.csv", tight, 1);
+  const double fine = max_error("tau_fine.csv", tight, 1);
+  std::printf(
+      "[round trip] Stanford, t <= 1 s: %.3g (1001 samples), %.3g (tight), %.3g "
+      "(10001 samples, tight)\n",
+      coarse, coarse_tight, fine);
+  EXPECT_LT(coarse, 1e-6);
+  EXPECT_NEAR(coarse_tight, coarse, 0.1 * coarse);  // interpolation error, not tolerance
+  EXPECT_GT(coarse / fine, 50.0);                   // O(h^2)
+  std::printf("[round trip] Stanford, t <= 10 s: %.3g (default), %.3g (tight)\n",
+              max_error("tau.csv", "", 10), max_error("tau.csv", tight, 10));
+}
+
+TEST_F(RfdsimCli, FailureWhileRunningKeepsTheRows) {
+  // Joint forces of 1e300 from t = 0.06 on: the state overflows soon after t = 0.05.
+  write("spike.csv", "t,tau1,tau2,tau3\n0,0,0,0\n0.05,0,0,0\n0.06,1e300,1e300,1e300\n");
+  Result r = rfdsim("'" + kPlanar + "' --torques spike.csv -o out.csv");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("rfdsim: at t = 0.05"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no longer finite"), std::string::npos) << r.err;
+  auto rows = rows_of(read("out.csv"));
+  ASSERT_EQ(rows.size(), 6u);  // t = 0, ..., 0.05, complete and finite
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 15u);
+    for (double x : row)
+      EXPECT_TRUE(std::isfinite(x));
+  }
+  EXPECT_EQ(rows.back()[0], 0.05);
+
+  // A tolerance no step can meet, with a floor on the step size.
+  r = rfdsim("'" + kPlanar + "' --free-fall --rtol 1e-30 --atol 1e-30 --min-step 1e-6 -o out.csv");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("rfdsim: at t = 0: step size underflow"), std::string::npos) << r.err;
+  rows = rows_of(read("out.csv"));
+  ASSERT_EQ(rows.size(), 1u);  // the initial state
+  EXPECT_EQ(rows[0][0], 0.0);
+}
+
+TEST_F(RfdsimCli, BadInputExitsWithTwoAndKeepsTheOutputFile) {
+  std::string text = cli::slurp(kPlanar);
+  text.replace(text.find("mass: 3"), 7, "mass: -3");
+  write("bad.yaml", text);
+  write("short.csv", "t,tau1,tau2\n0,0,0\n");
+  write("words.csv", "t,tau1,tau2,tau3\n0,0,zero,0\n");
+  const std::string planar = "'" + kPlanar + "' ";
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {planar, "give one of --free-fall or --torques"},
+      {planar + "--free-fall --torques short.csv", "--free-fall excludes --torques"},
+      {planar + "--free-fall --method rk5", "--method: rk5 not in"},
+      {planar + "--free-fall --algorithm lu", "--algorithm: lu not in"},
+      {planar + "--free-fall --dt 0", "--dt: must be positive"},
+      {planar + "--free-fall --t-end -1", "--t-end"},
+      {planar + "--free-fall --rtol -1", "--rtol: must be positive"},
+      {planar + "--free-fall --q0 1,2", "--q0: expected 3 values, found 2"},
+      {planar + "--free-fall --qd0 1,2,x", "--qd0"},
+      {"missing.yaml --free-fall", "missing.yaml: cannot open"},
+      {"bad.yaml --free-fall", "bad.yaml: links[1].mass: must be positive"},
+      {planar + "--torques missing.csv", "missing.csv: cannot open"},
+      {planar + "--torques short.csv", "short.csv:1: header has 3 columns, expected 4"},
+      {planar + "--torques words.csv", "words.csv:2: column 3 (tau2)"},
+  };
+  for (const Case& c : cases) {
+    write("out.csv", "precious\n");
+    const Result r = rfdsim(c.args + " -o out.csv");
+    EXPECT_EQ(r.status, 2) << c.args;
+    EXPECT_EQ(r.err.rfind("rfdsim: ", 0), 0u) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_EQ(read("out.csv"), "precious\n") << c.args;
+    EXPECT_EQ(r.out, "");
+  }
+
+  // Found while streaming the torques: the rows before the bad one's time stay written.
+  write("decreasing.csv", "t,tau1,tau2,tau3\n0,0,0,0\n0.5,0,0,0\n0.4,0,0,0\n");
+  const Result r = rfdsim(planar + "--torques decreasing.csv -o out.csv");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("decreasing.csv:4: t must increase"), std::string::npos) << r.err;
+  const auto rows = rows_of(read("out.csv"));
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.front()[0], 0.0);
+
+  const Result help = rfdsim("--help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("--algorithm"), std::string::npos);
+}
+
+}  // namespace
