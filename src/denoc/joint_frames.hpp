@@ -3,23 +3,21 @@
 // the twist-propagation matrix B_{i,i-1} of Eq. (13) with c_{i,i-1} = -(r_{i-1} + d_i) = -ell_i.
 #pragma once
 
-#include <cmath>
-
+#include "denoc/sin_cos.hpp"
 #include "denoc/workspace.hpp"
 
 namespace denoc {
 
 template <typename S>
 void update_joint_frames(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  using std::cos;
-  using std::sin;
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& joint = model.joint(i);
     Mat3<S>& E = ws.E[i];
     Vec3<S> r = joint.r_parent;  // r_{i-1}, from C_{i-1} to the origin of J_i, in J_{i-1}
     if (joint.type == JointType::revolute) {
       // E = R Rz(q): only the first two columns turn.
-      const S c = cos(q[i]), s = sin(q[i]);
+      S s, c;
+      sin_cos(q[i], s, c);
       E.col(0) = c * joint.R.col(0) + s * joint.R.col(1);
       E.col(1) = c * joint.R.col(1) - s * joint.R.col(0);
       E.col(2) = joint.R.col(2);
@@ -27,8 +25,7 @@ void update_joint_frames(const Model<S>& model, Workspace<S>& ws, ConstVectorRef
       E = joint.R;
       r += q[i] * joint.R.col(2);  // the joint slides the origin of J_i along its axis
     }
-    ws.ell[i].noalias() = E.transpose() * r;  // Eq. (11b): r_{i-1} + d_i, seen from J_i
-    ws.ell[i] += joint.d;
+    ws.ell[i].noalias() = E.transpose() * r + joint.d;  // Eq. (11b): r_{i-1} + d_i, seen from J_i
   }
 }
 

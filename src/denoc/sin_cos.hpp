@@ -1,0 +1,94 @@
+// sin q and cos q of a joint angle together, inline and without branches.
+//
+// Every algorithm starts from the joint rotations Rz(q_i), and the C library's sincos (a call,
+// about a hundred instructions and data-dependent branches) was a fifth of the inverse dynamics.
+// Here q is reduced to r = q - k pi/2, |r| <= pi/4, with pi/2 split in three parts (Cody and
+// Waite) so that k P1 and k P2 are exact, and sin r, cos r are their Taylor series, cut where
+// the first term left out is below 1e-19 at |r| = pi/4. The error against the correctly rounded
+// value is about one unit in the last place of 1, the scale of every entry of a rotation matrix
+// (tests/test_closed_forms.cpp checks it against std::sin and std::cos). Angles beyond kMaxReduced,
+// infinities and NaN go to std.
+#pragma once
+
+#include <cmath>
+
+namespace denoc {
+
+namespace detail {
+
+// pi/2 = P1 + P2 + P3 (+ 1e-37): P1 and P2 have 33 significant bits, so k P1 and k P2 are exact
+// for |k| < 2^20.
+constexpr double kHalfPi1 = 1.5707963267341256;
+constexpr double kHalfPi2 = 6.077100506303966e-11;
+constexpr double kHalfPi3 = 2.0222662487959506e-21;
+constexpr double kTwoOverPi = 0.6366197723675814;
+constexpr double kMaxReduced = 1e5;  // |k| < 2^17
+// Adding and subtracting 1.5 2^52 rounds a double of magnitude below 2^51 to an integer.
+constexpr double kRoundToInteger = 6755399441055744.0;
+
+constexpr double inverse_factorial(int n) {
+  double f = 1;
+  for (int i = 2; i <= n; ++i)
+    f *= i;
+  return 1 / f;
+}
+template <int N>
+constexpr double kInvFactorial = inverse_factorial(N);  // evaluated at compile time
+
+// sin r = r (1 - z/3! + z^2/5! - ... + z^8/17!) and cos r = 1 - z/2! + ... + z^8/16!, z = r^2.
+inline double sin_series(double r, double z) {
+  double p = kInvFactorial<17>;
+  p = p * z - kInvFactorial<15>;
+  p = p * z + kInvFactorial<13>;
+  p = p * z - kInvFactorial<11>;
+  p = p * z + kInvFactorial<9>;
+  p = p * z - kInvFactorial<7>;
+  p = p * z + kInvFactorial<5>;
+  p = p * z - kInvFactorial<3>;
+  return r + r * z * p;
+}
+
+inline double cos_series(double z) {
+  double p = kInvFactorial<16>;
+  p = p * z - kInvFactorial<14>;
+  p = p * z + kInvFactorial<12>;
+  p = p * z - kInvFactorial<10>;
+  p = p * z + kInvFactorial<8>;
+  p = p * z - kInvFactorial<6>;
+  p = p * z + kInvFactorial<4>;
+  p = p * z - kInvFactorial<2>;
+  return 1 + z * p;
+}
+
+}  // namespace detail
+
+inline void sin_cos(double q, double& sin_q, double& cos_q) {
+  using namespace detail;
+  if (!(std::abs(q) <= kMaxReduced)) {
+    sin_q = std::sin(q);
+    cos_q = std::cos(q);
+    return;
+  }
+  const double k = (q * kTwoOverPi + kRoundToInteger) - kRoundToInteger;
+  const double r = ((q - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
+  const double z = r * r;
+  const double s = sin_series(r, z), c = cos_series(z);
+  // q = r + k pi/2: the quadrant k mod 4 swaps and negates. Selected by multiplying with exact
+  // 0, 1 and -1 rather than by branches, which random angles would mispredict.
+  const long quadrant = static_cast<long>(k);
+  const double swap = static_cast<double>(quadrant & 1);
+  const double sin_sign = 1 - 2 * static_cast<double>((quadrant >> 1) & 1);
+  const double cos_sign = 1 - 2 * static_cast<double>(((quadrant + 1) >> 1) & 1);
+  sin_q = sin_sign * (s * (1 - swap) + c * swap);
+  cos_q = cos_sign * (c * (1 - swap) + s * swap);
+}
+
+// Single precision through double: the reduction and the series are then exact for float.
+inline void sin_cos(float q, float& sin_q, float& cos_q) {
+  double s, c;
+  sin_cos(static_cast<double>(q), s, c);
+  sin_q = static_cast<float>(s);
+  cos_q = static_cast<float>(c);
+}
+
+}  // namespace denoc
