@@ -18,6 +18,7 @@ namespace denoc {
 
 // M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi_{i+1}^T) B_{i+1,i},  M^_n = M_n   (50)
 // psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i,  psi_i = psi^_i / m^_i                     (47)-(48)
+// psi_{i-1,i} = B_{i,i-1}^T psi_i                                                       (47)
 // From the tip inwards; needs the joint frames of the current q.
 template <typename S>
 void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
@@ -32,8 +33,12 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
       M_hat += transfer_inertia(ws.E[i + 1], ws.ell[i + 1], articulated);
     }
     const Vec6<S> psi_hat = M_hat * p;
-    ws.m_hat[i] = p.dot(psi_hat);
-    ws.psi[i] = psi_hat / ws.m_hat[i];
+    const S m_hat = p.dot(psi_hat);
+    Vec3<S> n = angular(psi_hat) / m_hat, f = linear(psi_hat) / m_hat;
+    ws.m_hat[i] = m_hat;
+    ws.psi[i] << n, f;
+    transfer_wrench(ws.E[i], ws.ell[i], n, f);
+    ws.psi_parent[i] << n, f;
   }
 }
 
@@ -41,28 +46,34 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
 //   tau^_i = phi_i - p_i^T eta_{i,i+1},  eta_{i,i+1} = B_{i+1,i}^T eta_{i+1},
 //   eta_{i+1} = psi_{i+1} tau^_{i+1} + eta_{i+1,i+2},  eta_{n,n+1} = 0.
 // (Eq. 35 as printed has tau^_{i-1}; the elimination it performs needs tau^_{i+1}.)
+// Written as eta_{i-1,i} = psi_{i-1,i} tau^_i + B_{i,i-1}^T eta_{i,i+1}, with psi_{i-1,i} from
+// articulated_body_masses, so that the transfer need not wait for tau^_i.
 template <typename S>
 void solve_unit_upper(const Model<S>& model, Workspace<S>& ws) {
-  Vec6<S> eta = Vec6<S>::Zero();  // eta_{i,i+1}
+  Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();  // eta_{i,i+1} = [n; f]
   for (int i = model.dof() - 1; i >= 0; --i) {
-    ws.tau_hat[i] = ws.phi[i] - model.joint(i).p.dot(eta);
-    if (i > 0) {
-      const Vec6<S> eta_i = ws.psi[i] * ws.tau_hat[i] + eta;  // eta_i
-      eta = transfer_wrench(ws.E[i], ws.ell[i], eta_i);       // eta_{i-1,i}
-    }
+    const Vec6<S>& p = model.joint(i).p;
+    ws.tau_hat[i] = ws.phi[i] - angular(p).dot(n) - linear(p).dot(f);
+    transfer_wrench(ws.E[i], ws.ell[i], n, f);
+    n += angular(ws.psi_parent[i]) * ws.tau_hat[i];
+    f += linear(ws.psi_parent[i]) * ws.tau_hat[i];
   }
 }
 
 // qdd = U^-T tau~, from the base outwards:                                           (36)-(37)
 //   qdd_i = tau~_i - psi_i^T mu_{i,i-1},  mu_{i,i-1} = B_{i,i-1} mu_{i-1},
 //   mu_{i-1} = p_{i-1} qdd_{i-1} + mu_{i-1,i-2},  mu_{1,0} = 0.
+// psi_i^T B_{i,i-1} mu_{i-1} is read as psi_{i-1,i}^T mu_{i-1}, so that the transfer of mu_{i-1}
+// need not wait for qdd_i.
 template <typename S>
 void solve_unit_lower(const Model<S>& model, Workspace<S>& ws) {
-  Vec6<S> mu = Vec6<S>::Zero();  // mu_{i,i-1}
+  Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();  // mu_{i-1} = [w; v]; the base is still
   for (int i = 0; i < model.dof(); ++i) {
-    if (i > 0) mu = propagate_twist(ws.E[i], ws.ell[i], mu);
-    ws.qdd[i] = ws.tau_hat[i] - ws.psi[i].dot(mu);
-    mu += model.joint(i).p * ws.qdd[i];
+    const Vec6<S>& p = model.joint(i).p;
+    ws.qdd[i] = ws.tau_hat[i] - angular(ws.psi_parent[i]).dot(w) - linear(ws.psi_parent[i]).dot(v);
+    propagate_twist(ws.E[i], ws.ell[i], w, v);
+    w += angular(p) * ws.qdd[i];
+    v += linear(p) * ws.qdd[i];
   }
 }
 

@@ -73,6 +73,20 @@ inline Vec6<S> transfer_wrench(const Mat3<S>& E, const Vec3<S>& ell, const Vec6<
   return out;
 }
 
+// The same two operations on a twist [w; v] or a wrench [n; f] kept as two 3-vectors, in
+// place: recursions carry them so, because packing six-vectors at every joint stalls on store
+// forwarding.
+template <typename S>
+inline void propagate_twist(const Mat3<S>& E, const Vec3<S>& ell, Vec3<S>& w, Vec3<S>& v) {
+  w = E.transpose() * w;
+  v = E.transpose() * v + cross(w, ell);
+}
+template <typename S>
+inline void transfer_wrench(const Mat3<S>& E, const Vec3<S>& ell, Vec3<S>& n, Vec3<S>& f) {
+  n = E * (n + cross(ell, f));
+  f = E * f;
+}
+
 // [x]: the cross-product matrix, [x] y = x cross y.
 template <typename S>
 inline Mat3<S> cross_matrix(const Vec3<S>& x) {

@@ -34,13 +34,14 @@ struct Workspace {
   MatX<S> gim_inverse;                      // I^-1 from that factor
 
   // Forward dynamics, Section 5.2 and Appendix B (forward_dynamics.hpp).
-  VecX<S> phi;                 // phi = tau - C qd - gravity terms, Eq. (33)
-  std::vector<Mat6<S>> M_hat;  // articulated-body mass M^_i, Eq. (50), about C_i, in J_i
-  std::vector<Vec6<S>> psi;    // psi_i = M^_i p_i / m^_i, Eqs. (47)-(48)
-  VecX<S> m_hat;               // m^_i = p_i^T M^_i p_i, Eq. (47): the diagonal of D, Eq. (54)
-  VecX<S> tau_hat;             // U^-1 phi, Eq. (34), then D^-1 of it (tau~ of step 2)
-  VecX<S> qdd;                 // joint accelerations, Eq. (36)
-  MatX<S> U;                   // unit upper triangular factor of I = U D U^T, Eqs. (46), (53)
+  VecX<S> phi;                      // phi = tau - C qd - gravity terms, Eq. (33)
+  std::vector<Mat6<S>> M_hat;       // articulated-body mass M^_i, Eq. (50), about C_i, in J_i
+  std::vector<Vec6<S>> psi;         // psi_i = M^_i p_i / m^_i, Eqs. (47)-(48)
+  std::vector<Vec6<S>> psi_parent;  // psi_{i-1,i} = B_{i,i-1}^T psi_i, Eq. (47), in J_{i-1}
+  VecX<S> m_hat;                    // m^_i = p_i^T M^_i p_i, Eq. (47): the diagonal of D, Eq. (54)
+  VecX<S> tau_hat;                  // U^-1 phi, Eq. (34), then D^-1 of it (tau~ of step 2)
+  VecX<S> qdd;                      // joint accelerations, Eq. (36)
+  MatX<S> U;                        // unit upper triangular factor of I = U D U^T, Eqs. (46), (53)
 };
 
 template <typename S>
@@ -61,6 +62,7 @@ Workspace<S>::Workspace(const Model<S>& model)
       phi(VecX<S>::Zero(model.dof())),
       M_hat(static_cast<std::size_t>(model.dof()), Mat6<S>::Zero()),
       psi(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      psi_parent(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
       m_hat(VecX<S>::Zero(model.dof())),
       tau_hat(VecX<S>::Zero(model.dof())),
       qdd(VecX<S>::Zero(model.dof())),
