@@ -54,12 +54,11 @@ struct BodyInertia {
     BodyInertia b;
     b.mass = mass;
     b.first_moment = first_moment + mass * ell;
-    const S lh = ell.dot(first_moment);
-    const S ll = ell.squaredNorm();
+    // With u = h + m ell / 2 the three terms are 2 (ell . u) 1 - ell u^T - u ell^T.
+    const Vec3<S> u = first_moment + (mass / 2) * ell;
     b.rotational = rotational;
-    b.rotational.diagonal().array() += S(2) * lh + mass * ll;
-    b.rotational.noalias() -= ell * first_moment.transpose() + first_moment * ell.transpose();
-    b.rotational.noalias() -= mass * (ell * ell.transpose());
+    b.rotational.noalias() -= ell * u.transpose() + u * ell.transpose();
+    b.rotational.diagonal().array() += 2 * ell.dot(u);
     return b;
   }
 
@@ -68,7 +67,7 @@ struct BodyInertia {
     BodyInertia b;
     b.mass = mass;
     b.first_moment.noalias() = E * first_moment;
-    b.rotational.noalias() = E * rotational * E.transpose();
+    b.rotational = rotate_symmetric(E, rotational);
     return b;
   }
 

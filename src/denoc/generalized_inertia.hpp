@@ -16,24 +16,57 @@ void composite_body_masses(const Model<S>& model, Workspace<S>& ws) {
   }
 }
 
+// Wrenches [n; f] kept component by component, entry i of each row for joint i, all carried
+// one joint inwards, [n; f] <- B_{j+1,j}^T [n; f] = [E (n + l x f); E f], and projected on p:
+// out[i] = p^T [n; f]. Written out over plain rows (distinct: __restrict) so that the compiler
+// does two or four wrenches at once.
+template <typename S>
+void transfer_wrench_rows(const Mat3<S>& E, const Vec3<S>& l, const Vec6<S>& p, int begin, int end,
+                          S* __restrict nx, S* __restrict ny, S* __restrict nz, S* __restrict fx,
+                          S* __restrict fy, S* __restrict fz, S* __restrict out) {
+  const S e00 = E(0, 0), e01 = E(0, 1), e02 = E(0, 2), e10 = E(1, 0), e11 = E(1, 1), e12 = E(1, 2),
+          e20 = E(2, 0), e21 = E(2, 1), e22 = E(2, 2);
+  const S lx = l.x(), ly = l.y(), lz = l.z();
+  const S p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3], p4 = p[4], p5 = p[5];
+  for (int i = begin; i < end; ++i) {
+    const S mx = nx[i] + ly * fz[i] - lz * fy[i];
+    const S my = ny[i] + lz * fx[i] - lx * fz[i];
+    const S mz = nz[i] + lx * fy[i] - ly * fx[i];
+    const S gx = e00 * fx[i] + e01 * fy[i] + e02 * fz[i];
+    const S gy = e10 * fx[i] + e11 * fy[i] + e12 * fz[i];
+    const S gz = e20 * fx[i] + e21 * fy[i] + e22 * fz[i];
+    nx[i] = e00 * mx + e01 * my + e02 * mz;
+    ny[i] = e10 * mx + e11 * my + e12 * mz;
+    nz[i] = e20 * mx + e21 * my + e22 * mz;
+    fx[i] = gx;
+    fy[i] = gy;
+    fz[i] = gz;
+    out[i] = p0 * nx[i] + p1 * ny[i] + p2 * nz[i] + p3 * gx + p4 * gy + p5 * gz;
+  }
+}
+
 // i_ij = i_ji = p_i^T M~_i B_ij p_j, Eq. (24), for j <= i. Read as p_j^T (B_ij^T M~_i p_i): the
 // wrench M~_i p_i is carried inwards one joint at a time, B_ij^T = B_{j+1,j}^T ... B_{i,i-1}^T
-// by Eq. (14), and projected on each p_j; so the row costs O(i), not O(i) 6x6 products.
+// by Eq. (14), and projected on each p_j; so an entry costs one transfer, not a 6x6 product.
+// Joint by joint from the tip, the wrenches of all outer joints take the step together: they
+// are independent of one another, where each wrench's own steps are not.
 template <typename S>
 void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
   composite_body_masses(model, ws);
-  for (int i = model.dof() - 1; i >= 0; --i) {
-    const Vec6<S> w = ws.M_tilde[i] * model.joint(i).p;
-    Vec3<S> n = angular(w), f = linear(w);  // the wrench M~_i p_i, carried inwards
-    ws.gim(i, i) = model.joint(i).p.dot(w);
-    for (int j = i - 1; j >= 0; --j) {
-      const Mat3<S>& E = ws.E[j + 1];  // B_{j+1,j}^T [n; f]
-      n = E * (n + cross(ws.ell[j + 1], f));
-      f = E * f;
-      const Vec6<S>& p = model.joint(j).p;
-      ws.gim(i, j) = ws.gim(j, i) = angular(p).dot(n) + linear(p).dot(f);
+  const int n = model.dof();
+  auto& W = ws.wrenches;  // row-major: rows n_x, n_y, n_z, f_x, f_y, f_z; column i: joint i
+  for (int j = n - 1; j >= 0; --j) {
+    const Vec6<S>& p = model.joint(j).p;
+    if (j + 1 < n) {
+      transfer_wrench_rows(ws.E[j + 1], ws.ell[j + 1], p, j + 1, n, W.row(0).data(),
+                           W.row(1).data(), W.row(2).data(), W.row(3).data(), W.row(4).data(),
+                           W.row(5).data(), ws.gim.col(j).data());
     }
+    const Vec6<S> w = ws.M_tilde[j] * p;  // M~_j p_j
+    W.col(j) = w;
+    ws.gim(j, j) = p.dot(w);
   }
+  ws.gim.template triangularView<Eigen::StrictlyUpper>() = ws.gim.transpose();
 }
 
 // The same Eqs. (23b) and (24) with every vector referred to one point, the base origin O, in

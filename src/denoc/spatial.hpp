@@ -87,6 +87,22 @@ inline void transfer_wrench(const Mat3<S>& E, const Vec3<S>& ell, Vec3<S>& n, Ve
   f = E * f;
 }
 
+// E X E^T for a symmetric X (an inertia tensor re-expressed in a rotated frame): the upper
+// triangle of the product, mirrored, so that the result is exactly symmetric.
+template <typename S>
+inline Mat3<S> rotate_symmetric(const Mat3<S>& E, const Mat3<S>& X) {
+  Mat3<S> EX;
+  EX.noalias() = E * X;
+  Mat3<S> out;
+  out(0, 0) = EX.row(0).dot(E.row(0));
+  out(1, 1) = EX.row(1).dot(E.row(1));
+  out(2, 2) = EX.row(2).dot(E.row(2));
+  out(0, 1) = out(1, 0) = EX.row(0).dot(E.row(1));
+  out(0, 2) = out(2, 0) = EX.row(0).dot(E.row(2));
+  out(1, 2) = out(2, 1) = EX.row(1).dot(E.row(2));
+  return out;
+}
+
 // [x]: the cross-product matrix, [x] y = x cross y.
 template <typename S>
 inline Mat3<S> cross_matrix(const Vec3<S>& x) {

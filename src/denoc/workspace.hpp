@@ -29,9 +29,10 @@ struct Workspace {
   std::vector<BodyInertia<S>> M_tilde;    // composite-body mass M~_i, Eq. (23b), about C_i, in J_i
   std::vector<BodyInertia<S>> M_tilde_O;  // the same about the base origin, base frame
   Eigen::Matrix<S, 6, Eigen::Dynamic> p_O;  // p_i referred to the base origin, base frame
-  MatX<S> gim;                              // I of Eq. (20), entries from Eq. (24)
-  Eigen::LLT<MatX<S>> gim_factor;           // Cholesky factor of the GIM
-  MatX<S> gim_inverse;                      // I^-1 from that factor
+  Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor> wrenches;  // M~_i p_i, carried inwards
+  MatX<S> gim;                     // I of Eq. (20), entries from Eq. (24)
+  Eigen::LLT<MatX<S>> gim_factor;  // Cholesky factor of the GIM
+  MatX<S> gim_inverse;             // I^-1 from that factor
 
   // Forward dynamics, Section 5.2 and Appendix B (forward_dynamics.hpp).
   VecX<S> phi;                      // phi = tau - C qd - gravity terms, Eq. (33)
@@ -56,6 +57,7 @@ Workspace<S>::Workspace(const Model<S>& model)
       M_tilde(static_cast<std::size_t>(model.dof())),
       M_tilde_O(static_cast<std::size_t>(model.dof())),
       p_O(6, model.dof()),
+      wrenches(6, model.dof()),
       gim(MatX<S>::Zero(model.dof(), model.dof())),
       gim_factor(model.dof()),
       gim_inverse(MatX<S>::Zero(model.dof(), model.dof())),
