@@ -13,19 +13,21 @@ void update_joint_frames(const Model<S>& model, Workspace<S>& ws, ConstVectorRef
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& joint = model.joint(i);
     Mat3<S>& E = ws.E[i];
-    Vec3<S> r = joint.r_parent;  // r_{i-1}, from C_{i-1} to the origin of J_i, in J_{i-1}
+    const Vec3<S>& r = joint.r_placed;  // r_{i-1} in the axes of R_i
     if (joint.type == JointType::revolute) {
-      // E = R Rz(q): only the first two columns turn.
+      // E = R Rz(q): only the first two columns turn. ell = r_{i-1} + d_i (Eq. 11b) seen from
+      // J_i, where r_{i-1} is Rz(q)^T r.
       S s, c;
       sin_cos(q[i], s, c);
       E.col(0) = c * joint.R.col(0) + s * joint.R.col(1);
       E.col(1) = c * joint.R.col(1) - s * joint.R.col(0);
       E.col(2) = joint.R.col(2);
+      ws.ell[i] = Vec3<S>(c * r.x() + s * r.y(), c * r.y() - s * r.x(), r.z()) + joint.d;
     } else {
+      // E = R; the joint slides the origin of J_i along its z axis.
       E = joint.R;
-      r += q[i] * joint.R.col(2);  // the joint slides the origin of J_i along its axis
+      ws.ell[i] = Vec3<S>(r.x(), r.y(), r.z() + q[i]) + joint.d;
     }
-    ws.ell[i].noalias() = E.transpose() * r + joint.d;  // Eq. (11b): r_{i-1} + d_i, seen from J_i
   }
 }
 

@@ -69,7 +69,7 @@ template <typename S>
 struct Joint {
   JointType type;
   Mat3<S> R;         // placement rotation of J_i (at q_i = 0) relative to J_{i-1}
-  Vec3<S> r_parent;  // r_{i-1}: from C_{i-1} to the origin of J_i at q_i = 0, in J_{i-1}
+  Vec3<S> r_placed;  // r_{i-1}: from C_{i-1} to the origin of J_i at q_i = 0, in R_i's axes
   Vec3<S> d;         // d_i: from the origin of J_i (on the joint axis) to C_i, in J_i
   Vec6<S> p;         // joint-rate propagation vector p_i, Eq. (13) or (15), constant in J_i
   BodyInertia<S> M;  // M_i of Eq. (2): link i about C_i, in J_i
@@ -122,7 +122,8 @@ Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity)
     Joint<S> j;
     j.type = link.type;
     j.R = link.placement.R;
-    j.r_parent = link.placement.p - parent_com;
+    // Kept in the axes of the placement R_i, where only Rz(q_i) remains to be applied.
+    j.r_placed = link.placement.R.transpose() * (link.placement.p - parent_com);
     j.d = link.com;
     // The joint axis e_i is the z axis of J_i, so e_i x d_i = (-d_y, d_x, 0).
     if (link.type == JointType::revolute) {
