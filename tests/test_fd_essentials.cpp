@@ -37,6 +37,37 @@ Model<double> random_chain(int n, DhConvention convention, std::mt19937& rng) {
   return Model<double>(links_from_dh(convention, rows), Vec3<double>(1.3, -4.2, -8.1));
 }
 
+// The two routes to the GIM, whichever generalized_inertia picks for a length: local wrench
+// transfers and the base-frame dot products (Eq. 24 both) must give the same matrix, and each
+// must satisfy tau = M qdd + h with the recursions.
+TEST(ForwardDynamicsEssentials, BothGimRoutesAgree) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int n : {1, 2, 6, 13, 31, 45}) {
+    for (DhConvention convention : {DhConvention::standard, DhConvention::modified}) {
+      const Model<double> model = random_chain(n, convention, rng);
+      Workspace<double> ws(model);
+      VecX<double> q(n), qd(n), qdd(n);
+      for (int i = 0; i < n; ++i) {
+        q[i] = 3 * u(rng), qd[i] = u(rng), qdd[i] = 2 * u(rng);
+      }
+      const VecX<double> tau = inverse_dynamics(model, ws, q, qd, qdd);
+      const VecX<double> h = bias_forces(model, ws, q, qd);
+      gim_by_wrench_transfers(model, ws);  // the frames of q are set by bias_forces
+      const MatX<double> M_local = ws.gim;
+      gim_in_base_frame(model, ws);
+      const MatX<double> M_base = ws.gim;
+      const double scale = M_local.cwiseAbs().maxCoeff();
+      EXPECT_LE((M_local - M_base).cwiseAbs().maxCoeff(), 1e-12 * scale) << "n = " << n;
+      EXPECT_EQ(M_local, M_local.transpose());
+      EXPECT_EQ(M_base, M_base.transpose());
+      const double tau_scale = 1 + tau.cwiseAbs().maxCoeff();
+      EXPECT_LE((M_local * qdd + h - tau).cwiseAbs().maxCoeff(), 1e-11 * tau_scale) << "n = " << n;
+      EXPECT_LE((M_base * qdd + h - tau).cwiseAbs().maxCoeff(), 1e-11 * tau_scale) << "n = " << n;
+    }
+  }
+}
+
 TEST(ForwardDynamicsEssentials, UduCholeskyAndInverseDynamicsAgree) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1, 1);

@@ -99,8 +99,8 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
 }
 
 // The GIM I(q) of Eq. (20). Up to kShortChain joints the wrench transfers are cheaper; beyond,
-// the base-frame form (measured crossover on this project's machines: about 12-14 joints).
-constexpr int kShortChain = 12;
+// the base-frame form (measured crossover on this project's machines: about 30 joints).
+constexpr int kShortChain = 30;
 
 template <typename S>
 const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
