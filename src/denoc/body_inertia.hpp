@@ -36,6 +36,17 @@ struct BodyInertia {
     return out;
   }
 
+  // M p for a joint-rate propagation vector p = [s e_z; p_v] (Eqs. 13, 15; s = 1 for a revolute
+  // joint, 0 for a prismatic one): the same product with the zeros of p skipped.
+  Vec6<S> times_joint_vector(const Vec6<S>& p) const {
+    const S s = p[2];
+    const Vec3<S> p_v = linear(p);
+    Vec6<S> out;
+    angular(out) = s * rotational.col(2) + cross(first_moment, p_v);
+    linear(out) = mass * p_v - s * Vec3<S>(first_moment.y(), -first_moment.x(), S(0));
+    return out;
+  }
+
   // The 6x6 matrix itself, [I_O, [h]; -[h], m 1], where articulated-body masses (Eq. 50),
   // which are no longer rigid-body inertias, start from it.
   Mat6<S> matrix() const {
@@ -54,11 +65,16 @@ struct BodyInertia {
     BodyInertia b;
     b.mass = mass;
     b.first_moment = first_moment + mass * ell;
-    // With u = h + m ell / 2 the three terms are 2 (ell . u) 1 - ell u^T - u ell^T.
-    const Vec3<S> u = first_moment + (mass / 2) * ell;
-    b.rotational = rotational;
-    b.rotational.noalias() -= ell * u.transpose() + u * ell.transpose();
-    b.rotational.diagonal().array() += 2 * ell.dot(u);
+    b.rotational = shifted_rotational(ell);
+    return b;
+  }
+
+  // shifted(ell).rotated(E) in one step: the mass M~_{i+1} carried to C_i and J_i in Eq. (23b).
+  BodyInertia transferred(const Mat3<S>& E, const Vec3<S>& ell) const {
+    BodyInertia b;
+    b.mass = mass;
+    b.first_moment.noalias() = E * (first_moment + mass * ell);
+    b.rotational = rotate_symmetric(E, shifted_rotational(ell));
     return b;
   }
 
@@ -85,6 +101,17 @@ struct BodyInertia {
     b.first_moment = first_moment.template cast<T>();
     b.rotational = rotational.template cast<T>();
     return b;
+  }
+
+ private:
+  // I_O seen from O - ell: with u = h + m ell / 2 the three terms of shifted() are
+  // 2 (ell . u) 1 - ell u^T - u ell^T.
+  Mat3<S> shifted_rotational(const Vec3<S>& ell) const {
+    const Vec3<S> u = first_moment + (mass / 2) * ell;
+    Mat3<S> out = rotational;
+    out.noalias() -= ell * u.transpose() + u * ell.transpose();
+    out.diagonal().array() += 2 * ell.dot(u);
+    return out;
   }
 };
 

@@ -12,7 +12,7 @@ void composite_body_masses(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
   for (int i = n - 1; i >= 0; --i) {
     ws.M_tilde[i] = model.joint(i).M;
-    if (i + 1 < n) ws.M_tilde[i] += ws.M_tilde[i + 1].shifted(ws.ell[i + 1]).rotated(ws.E[i + 1]);
+    if (i + 1 < n) ws.M_tilde[i] += ws.M_tilde[i + 1].transferred(ws.E[i + 1], ws.ell[i + 1]);
   }
 }
 
@@ -62,7 +62,7 @@ void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
                            W.row(1).data(), W.row(2).data(), W.row(3).data(), W.row(4).data(),
                            W.row(5).data(), ws.gim.col(j).data());
     }
-    const Vec6<S> w = ws.M_tilde[j] * p;  // M~_j p_j
+    const Vec6<S> w = ws.M_tilde[j].times_joint_vector(p);  // M~_j p_j
     W.col(j) = w;
     ws.gim(j, j) = p.dot(w);
   }
