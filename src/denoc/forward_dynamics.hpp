@@ -32,7 +32,8 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
           ws.M_hat[i + 1] - ws.m_hat[i + 1] * ws.psi[i + 1] * ws.psi[i + 1].transpose();
       M_hat += transfer_inertia(ws.E[i + 1], ws.ell[i + 1], articulated);
     }
-    const Vec6<S> psi_hat = M_hat * p;
+    // M^_i p_i with p_i = [s e_z; p_v] (Eqs. 13, 15): one angular column at most.
+    const Vec6<S> psi_hat = p[2] * M_hat.col(2) + M_hat.template rightCols<3>() * linear(p);
     const S m_hat = p.dot(psi_hat);
     Vec3<S> n = angular(psi_hat) / m_hat, f = linear(psi_hat) / m_hat;
     ws.m_hat[i] = m_hat;

@@ -22,18 +22,21 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
   for (int i = 0; i < model.dof(); ++i) {
     const Mat3<S>& E = ws.E[i];
     const Vec3<S>& ell = ws.ell[i];
-    const Vec3<S> p_w = angular(model.joint(i).p), p_v = linear(model.joint(i).p);
+    // p_i = [s e_z; p_v]: s = 1 for a revolute joint and 0 for a prismatic one, Eqs. (13), (15).
+    const S s = model.joint(i).p[2];
+    const Vec3<S> p_v = linear(model.joint(i).p);
     // t_i = B_{i,i-1} t_{i-1} + p_i qd_i, Eq. (12)
     const Vec3<S> w_parent = E.transpose() * w;
     const Vec3<S> carried = cross(w_parent, ell);  // omega_{i-1} x ell
-    w = w_parent + p_w * qd[i];
-    v = E.transpose() * v + carried + p_v * qd[i];
-    // xi_i = B_{i,i-1} xi_{i-1} + Bdot_{i,i-1} t_{i-1} + p_i qdd_i + Omega_i p_i qd_i, Eq. (32),
-    // with Bdot_{i,i-1} t_{i-1} = [0; omega_{i-1} x d(ell)/dt]
     const Vec3<S> ell_rate = carried + p_v * qd[i];
+    w = w_parent;
+    w.z() += s * qd[i];
+    v = E.transpose() * v + ell_rate;
+    // xi_i = B_{i,i-1} xi_{i-1} + Bdot_{i,i-1} t_{i-1} + p_i qdd_i + Omega_i p_i qd_i, Eq. (32),
+    // with Bdot_{i,i-1} t_{i-1} = [0; omega_{i-1} x d(ell)/dt] and omega_i x e_z = (w_y, -w_x, 0)
     dw = E.transpose() * dw;
     dv = E.transpose() * dv + cross(dw, ell) + cross(w_parent, ell_rate);
-    dw += p_w * qdd[i] + cross(w, p_w) * qd[i];
+    dw += Vec3<S>(s * w.y() * qd[i], -s * w.x() * qd[i], s * qdd[i]);
     dv += p_v * qdd[i] + cross(w, p_v) * qd[i];
     ws.t[i] << w, v;
     ws.xi[i] << dw, dv;
@@ -47,16 +50,12 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     const BodyInertia<S>& M = joint.M;  // about C_i: no first moment
-    if (i + 1 < model.dof()) {          // B_{i+1,i}^T gamma_{i+1}
-      const Mat3<S>& E = ws.E[i + 1];
-      n = E * (n + cross(ws.ell[i + 1], f));
-      f = E * f;
-    }
+    if (i + 1 < model.dof()) transfer_wrench(ws.E[i + 1], ws.ell[i + 1], n, f);  // B^T gamma_{i+1}
     const Vec3<S> w = angular(ws.t[i]), dw = angular(ws.xi[i]);
     n += M.rotational * dw + cross(w, Vec3<S>(M.rotational * w));  // M_i xi_i + Mdot_i t_i, (8)
     f += M.mass * linear(ws.xi[i]);
     ws.gamma[i] << n, f;
-    ws.tau[i] = angular(joint.p).dot(n) + linear(joint.p).dot(f);  // Eq. (30)
+    ws.tau[i] = joint.p[2] * n.z() + linear(joint.p).dot(f);  // Eq. (30), p_i = [s e_z; p_v]
   }
 }
 
