@@ -118,18 +118,18 @@ inline Mat3<S> cross_matrix(const Vec3<S>& x) {
 template <typename S>
 inline Mat6<S> transfer_inertia(const Mat3<S>& E, const Vec3<S>& ell, const Mat6<S>& M) {
   const Mat3<S> L = cross_matrix(ell);
-  const Mat3<S> LC = L * M.template bottomRightCorner<3, 3>();
-  const Mat3<S> LKt = L * M.template topRightCorner<3, 3>().transpose();
+  const Mat3<S> C = M.template bottomRightCorner<3, 3>();
+  const Mat3<S> K = M.template topRightCorner<3, 3>();
+  const Mat3<S> LC = L * C;
+  const Mat3<S> LKt = L * K.transpose();
   Mat3<S> A = M.template topLeftCorner<3, 3>();
   A += LKt + LKt.transpose();  // L K^T - K L, as L^T = -L
   A.noalias() -= LC * L;
-  const Mat3<S> K = M.template topRightCorner<3, 3>() + LC;
   Mat6<S> out;
-  out.template topLeftCorner<3, 3>().noalias() = E * A * E.transpose();
-  out.template topRightCorner<3, 3>().noalias() = E * K * E.transpose();
+  out.template topLeftCorner<3, 3>() = rotate_symmetric(E, A);
+  out.template topRightCorner<3, 3>().noalias() = E * (K + LC) * E.transpose();
   out.template bottomLeftCorner<3, 3>() = out.template topRightCorner<3, 3>().transpose();
-  out.template bottomRightCorner<3, 3>().noalias() =
-      E * M.template bottomRightCorner<3, 3>() * E.transpose();
+  out.template bottomRightCorner<3, 3>() = rotate_symmetric(E, C);
   return out;
 }
 
