@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 #include <utility>
+#include <vector>
 
 #include "denoc/denoc.hpp"
 #include "denoc/sin_cos.hpp"
@@ -219,6 +220,16 @@ TEST(SinCos, AgreesWithTheCLibrary) {
   }
   denoc::sin_cos(std::numeric_limits<double>::quiet_NaN(), s, c);
   EXPECT_TRUE(std::isnan(s) && std::isnan(c));
+  // The joint frames take all angles at once: the same values, angles beyond the reduction's
+  // range and NaN among them.
+  const std::vector<double> angles = {0.3, -2.5, 1e6, 7.0, std::nan(""), -4e5, 1e5, M_PI};
+  std::vector<double> sines(angles.size()), cosines(angles.size());
+  denoc::sin_cos(angles.data(), static_cast<int>(angles.size()), sines.data(), cosines.data());
+  for (std::size_t k = 0; k < angles.size(); ++k) {
+    denoc::sin_cos(angles[k], s, c);
+    EXPECT_TRUE(sines[k] == s || (std::isnan(s) && std::isnan(sines[k]))) << angles[k];
+    EXPECT_TRUE(cosines[k] == c || (std::isnan(c) && std::isnan(cosines[k]))) << angles[k];
+  }
   float sf, cf;
   denoc::sin_cos(0.5f, sf, cf);
   EXPECT_EQ(sf, static_cast<float>(std::sin(0.5)));

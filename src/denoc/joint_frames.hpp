@@ -10,6 +10,8 @@ namespace denoc {
 
 template <typename S>
 void update_joint_frames(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  // The angles of all joints at once (those of prismatic joints are computed and not used).
+  sin_cos(q.data(), model.dof(), ws.sin_q.data(), ws.cos_q.data());
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& joint = model.joint(i);
     Mat3<S>& E = ws.E[i];
@@ -17,8 +19,7 @@ void update_joint_frames(const Model<S>& model, Workspace<S>& ws, ConstVectorRef
     if (joint.type == JointType::revolute) {
       // E = R Rz(q): only the first two columns turn. ell = r_{i-1} + d_i (Eq. 11b) seen from
       // J_i, where r_{i-1} is Rz(q)^T r.
-      S s, c;
-      sin_cos(q[i], s, c);
+      const S s = ws.sin_q[i], c = ws.cos_q[i];
       E.col(0) = c * joint.R.col(0) + s * joint.R.col(1);
       E.col(1) = c * joint.R.col(1) - s * joint.R.col(0);
       E.col(2) = joint.R.col(2);

@@ -62,25 +62,30 @@ inline double cos_series(double z) {
 
 }  // namespace detail
 
-inline void sin_cos(double q, double& sin_q, double& cos_q) {
+// sin q and cos q for |q| <= kMaxReduced, without a branch.
+inline void sin_cos_reduced(double q, double& sin_q, double& cos_q) {
   using namespace detail;
-  if (!(std::abs(q) <= kMaxReduced)) {
-    sin_q = std::sin(q);
-    cos_q = std::cos(q);
-    return;
-  }
   const double k = (q * kTwoOverPi + kRoundToInteger) - kRoundToInteger;
   const double r = ((q - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
   const double z = r * r;
   const double s = sin_series(r, z), c = cos_series(z);
   // q = r + k pi/2: the quadrant k mod 4 swaps and negates. Selected by multiplying with exact
   // 0, 1 and -1 rather than by branches, which random angles would mispredict.
-  const long quadrant = static_cast<long>(k);
+  const int quadrant = static_cast<int>(k);
   const double swap = static_cast<double>(quadrant & 1);
   const double sin_sign = 1 - 2 * static_cast<double>((quadrant >> 1) & 1);
   const double cos_sign = 1 - 2 * static_cast<double>(((quadrant + 1) >> 1) & 1);
   sin_q = sin_sign * (s * (1 - swap) + c * swap);
   cos_q = cos_sign * (c * (1 - swap) + s * swap);
+}
+
+inline void sin_cos(double q, double& sin_q, double& cos_q) {
+  if (std::abs(q) <= detail::kMaxReduced) {
+    sin_cos_reduced(q, sin_q, cos_q);
+  } else {
+    sin_q = std::sin(q);
+    cos_q = std::cos(q);
+  }
 }
 
 // Single precision through double: the reduction and the series are then exact for float.
@@ -89,6 +94,21 @@ inline void sin_cos(float q, float& sin_q, float& cos_q) {
   sin_cos(static_cast<double>(q), s, c);
   sin_q = static_cast<float>(s);
   cos_q = static_cast<float>(c);
+}
+
+// The same for n angles at once: one loop without branches, which the compiler vectorises,
+// then the rare angles beyond the reduction's range again, one by one.
+template <typename S>
+void sin_cos(const S* q, int n, S* __restrict sin_q, S* __restrict cos_q) {
+  for (int i = 0; i < n; ++i) {
+    double s, c;
+    sin_cos_reduced(static_cast<double>(q[i]), s, c);
+    sin_q[i] = static_cast<S>(s);
+    cos_q[i] = static_cast<S>(c);
+  }
+  for (int i = 0; i < n; ++i) {
+    if (!(std::abs(q[i]) <= detail::kMaxReduced)) sin_cos(q[i], sin_q[i], cos_q[i]);
+  }
 }
 
 }  // namespace denoc

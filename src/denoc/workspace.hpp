@@ -15,6 +15,7 @@ struct Workspace {
   explicit Workspace(const Model<S>& model);
 
   // Joint frames for the current q, filled by update_joint_frames (joint_frames.hpp).
+  VecX<S> sin_q, cos_q;      // sin and cos of every joint variable
   std::vector<Mat3<S>> E;    // rotation of J_i relative to J_{i-1}
   std::vector<Vec3<S>> ell;  // from C_{i-1} to C_i, in J_i (-c_{i,i-1} of Eq. 13)
 
@@ -47,7 +48,9 @@ struct Workspace {
 
 template <typename S>
 Workspace<S>::Workspace(const Model<S>& model)
-    : E(static_cast<std::size_t>(model.dof()), Mat3<S>::Identity()),
+    : sin_q(VecX<S>::Zero(model.dof())),
+      cos_q(VecX<S>::Zero(model.dof())),
+      E(static_cast<std::size_t>(model.dof()), Mat3<S>::Identity()),
       ell(static_cast<std::size_t>(model.dof()), Vec3<S>::Zero()),
       t(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
       xi(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
