@@ -76,7 +76,7 @@ class SampleWriter {
         break;
       case Quantity::inverse_mass_matrix: {
         const MatX<double>& inverse = inverse_generalized_inertia(model_, ws_, q);
-        if (ws_.gim_factor.info() != Eigen::Success) {
+        if (!ws_.gim_factored) {
           throw RunError("at t = " + std::to_string(t) +
                          ": the inertia matrix is not positive definite, so it has no inverse");
         }

@@ -110,7 +110,7 @@ TEST(Allocations, CounterSeesEigenAllocations) {
 }
 
 TEST(Allocations, NoneInAnyAlgorithmDouble) {
-  for (int n : {1, 6, 40})
+  for (int n : {1, 6, 40, 200, 1000})
     expect_no_allocation<double>(n);
 }
 

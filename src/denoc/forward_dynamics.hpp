@@ -92,15 +92,19 @@ const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
 }
 
 // The same accelerations by forming I (Eq. 24) and factoring it, I = L L^T: O(n^3). Returns
-// ws.qdd; ws.gim_factor.info() tells whether I was positive definite.
+// ws.qdd; NaN if I is not positive definite (ws.gim_factored is then false).
 template <typename S>
 const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                          ConstVectorRef<S> tau) {
   ws.phi = tau - bias_forces(model, ws, q, qd);
-  ws.gim_factor.compute(generalized_inertia(model, ws, q));
+  generalized_inertia(model, ws, q);
+  if (!factor_generalized_inertia(ws)) {
+    ws.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.qdd;
+  }
   ws.qdd = ws.phi;
-  ws.gim_factor.solveInPlace(ws.qdd);
+  solve_with_gim_factor(ws, ws.qdd);
   return ws.qdd;
 }
 

@@ -2,6 +2,9 @@
 // Section 4.1, O(n^2); and its inverse through its Cholesky factor.
 #pragma once
 
+#include <cmath>
+#include <limits>
+
 #include "denoc/joint_frames.hpp"
 
 namespace denoc {
@@ -113,15 +116,53 @@ const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, Cons
   return ws.gim;
 }
 
+// I = L L^T (Cholesky), L into the lower triangle of ws.gim_factor; false unless I is positive
+// definite. Column by column from the left: each column is one matrix-vector product with the
+// columns already done, which needs no scratch memory (Eigen's blocked LLT takes its blocks from
+// the heap beyond about 150 joints) and is as fast up to a few hundred joints.
+template <typename S>
+bool factor_generalized_inertia(Workspace<S>& ws) {
+  MatX<S>& L = ws.gim_factor;
+  L = ws.gim;
+  const Eigen::Index n = L.rows();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    auto column = L.col(j).tail(n - j);
+    if (j > 0) column.noalias() -= L.bottomLeftCorner(n - j, j) * L.row(j).head(j).transpose();
+    const S pivot = column[0];
+    if (!(pivot > 0)) return ws.gim_factored = false;
+    column /= std::sqrt(pivot);
+  }
+  return ws.gim_factored = true;
+}
+
+// x <- I^-1 x with the factor of factor_generalized_inertia: L y = x, then L^T x = y.
+template <typename S, typename Vector>
+void solve_with_gim_factor(const Workspace<S>& ws, Vector&& x) {
+  ws.gim_factor.template triangularView<Eigen::Lower>().solveInPlace(x);
+  ws.gim_factor.transpose().template triangularView<Eigen::Upper>().solveInPlace(x);
+}
+
 // I^-1 through the Cholesky factor I = L L^T (I is symmetric positive definite), solving
-// I X = 1 column by column rather than inverting a general matrix.
+// I X = 1 column by column rather than inverting a general matrix; NaN if I is not positive
+// definite (ws.gim_factored is then false).
 template <typename S>
 const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q) {
   generalized_inertia(model, ws, q);
-  ws.gim_factor.compute(ws.gim);
+  if (!factor_generalized_inertia(ws)) {
+    ws.gim_inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.gim_inverse;
+  }
+  const Eigen::Index n = ws.gim.rows();
   ws.gim_inverse.setIdentity();
-  ws.gim_factor.solveInPlace(ws.gim_inverse);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    auto column = ws.gim_inverse.col(k);
+    // L y = e_k: y is zero above k, so only the trailing block of L is involved.
+    ws.gim_factor.bottomRightCorner(n - k, n - k)
+        .template triangularView<Eigen::Lower>()
+        .solveInPlace(column.tail(n - k));
+    ws.gim_factor.transpose().template triangularView<Eigen::Upper>().solveInPlace(column);
+  }
   return ws.gim_inverse;
 }
 

@@ -3,7 +3,6 @@
 // Vectors indexed by joint hold one entry per link, index i-1 for link i.
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <vector>
 
 #include "denoc/model.hpp"
@@ -31,9 +30,10 @@ struct Workspace {
   std::vector<BodyInertia<S>> M_tilde_O;  // the same about the base origin, base frame
   Eigen::Matrix<S, 6, Eigen::Dynamic> p_O;  // p_i referred to the base origin, base frame
   Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor> wrenches;  // M~_i p_i, carried inwards
-  MatX<S> gim;                     // I of Eq. (20), entries from Eq. (24)
-  Eigen::LLT<MatX<S>> gim_factor;  // Cholesky factor of the GIM
-  MatX<S> gim_inverse;             // I^-1 from that factor
+  MatX<S> gim;                // I of Eq. (20), entries from Eq. (24)
+  MatX<S> gim_factor;         // L of I = L L^T, in its lower triangle
+  bool gim_factored = false;  // whether I was positive definite
+  MatX<S> gim_inverse;        // I^-1 from that factor
 
   // Forward dynamics, Section 5.2 and Appendix B (forward_dynamics.hpp).
   VecX<S> phi;                      // phi = tau - C qd - gravity terms, Eq. (33)
@@ -62,7 +62,7 @@ Workspace<S>::Workspace(const Model<S>& model)
       p_O(6, model.dof()),
       wrenches(6, model.dof()),
       gim(MatX<S>::Zero(model.dof(), model.dof())),
-      gim_factor(model.dof()),
+      gim_factor(MatX<S>::Zero(model.dof(), model.dof())),
       gim_inverse(MatX<S>::Zero(model.dof(), model.dof())),
       phi(VecX<S>::Zero(model.dof())),
       M_hat(static_cast<std::size_t>(model.dof()), Mat6<S>::Zero()),
