@@ -1,10 +1,14 @@
 // No algorithm allocates per sample: every call after the workspace is built runs with zero
-// heap allocations. The C allocator itself is interposed (glibc), so Eigen's aligned_malloc
-// and operator new are both counted.
+// heap allocations. The C allocator itself is interposed (glibc), so Eigen's aligned_malloc,
+// which calls malloc directly, is counted; the global operator new is replaced as well, and
+// counts on its own.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <new>
 #include <random>
+#include <vector>
 
 #include "denoc/denoc.hpp"
 
@@ -46,6 +50,31 @@ int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
 }
 
 namespace {
+std::atomic<long> news{0};
+}
+
+void* operator new(std::size_t size) {
+  ++news;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+  return operator new(size);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace {
 
 template <typename S>
 denoc::Model<S> chain(int n) {
@@ -64,12 +93,12 @@ denoc::Model<S> chain(int n) {
   return denoc::Model<S>(denoc::links_from_dh(denoc::DhConvention::standard, rows));
 }
 
-// Allocations made while `f` runs.
+// Allocations made while `f` runs: by malloc and its kin, or by operator new.
 template <typename F>
 long allocations_in(F&& f) {
-  const long before = allocations.load();
+  const long before = allocations.load() + news.load();
   f();
-  return allocations.load() - before;
+  return allocations.load() + news.load() - before;
 }
 
 template <typename S>
@@ -98,6 +127,13 @@ void expect_no_allocation(int n) {
             }),
             0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
+}
+
+TEST(Allocations, CounterSeesOperatorNew) {
+  const long before = news.load();
+  std::vector<double>* volatile v = new std::vector<double>(8);  // volatile: not elided
+  EXPECT_GT(news.load(), before);
+  delete v;
 }
 
 TEST(Allocations, CounterSeesEigenAllocations) {
