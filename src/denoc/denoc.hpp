@@ -12,7 +12,7 @@
 
 namespace denoc {
 
-// The algorithms, for one scalar type S: instantiated once in src/instantiate.cpp with
+// The algorithms, for one scalar type S: instantiated once in src/instantiate_<S>.cpp with
 // DENOC_ALGORITHMS(template, S) and declared here with DENOC_ALGORITHMS(extern template, S), so
 // that the apps and tests link them instead of compiling them again.
 #define DENOC_ALGORITHMS(KEYWORD, S)                                                            \
