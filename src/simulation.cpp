@@ -41,7 +41,7 @@ void ChainDynamics::operator()(const State& x, State& dxdt, double t) {
   Eigen::Map<VecX<double>>(dxdt.data() + n, n) = ws_.qdd;  // d(qd)/dt = qdd
 }
 
-OutputTimes::OutputTimes(double t_end, double dt) : t_end_(t_end), dt_(dt) {
+OutputTimes::OutputTimes(double t_end, double dt) : t_end_(t_end) {
   // dt as an exact ratio m / 10^e when it is a short decimal, so that k m / 10^e is the decimal
   // k dt rounded once; otherwise k dt.
   numerator_ = dt;

@@ -98,7 +98,7 @@ class OutputTimes {
   double operator[](long k) const;
 
  private:
-  double t_end_, dt_;
+  double t_end_;
   double numerator_ = 0, denominator_ = 1;  // dt = numerator / denominator, both exact
   long size_ = 1;
 };
