@@ -5,9 +5,10 @@
       ridim on a 1,000,000-row trajectory (wall time, max RSS; and 100,000 rows for the RSS
       comparison), rfdsim's 10 s free fall at rtol 1e-10 (wall time, right-hand-side evaluations,
       the cost of writing its rows and of starting the process); results as JSON.
-  bench_report.py table MAIN.json CROSSOVER.json THROUGHPUT.json
-      the markdown table of issue 4 from Google Benchmark's JSON (medians of the repetitions)
-      and the throughput JSON, then the crossover study.
+  bench_report.py table MAIN.json PAIRS.json CROSSOVER.json THROUGHPUT.json
+      the markdown table of issue 4 from Google Benchmark's JSON (the paired suite/KDL timings
+      for the targets, medians of the repetitions elsewhere) and the throughput JSON, then the
+      crossover study.
 """
 
 import json
@@ -156,6 +157,18 @@ def load_medians(path):
 NOISY = {}  # benchmark name -> coefficient of variation over the repetitions above 10%
 
 
+def load_pairs(path):
+    """{'<quantity>/<model>': counters} from the pair/ benchmarks (see denoc_bench.cpp)."""
+    with open(path) as f:
+        data = json.load(f)
+    pairs = {}
+    for b in data["benchmarks"]:
+        name = b.get("run_name", b["name"])
+        if name.startswith("pair/") and b.get("run_type", "iteration") == "iteration":
+            pairs[name[len("pair/"):].split("/manual_time")[0]] = b
+    return pairs
+
+
 def fmt_ns(t, name=None):
     if t is None:
         return "—"
@@ -186,8 +199,9 @@ def crossover_n(cross):
     return answer, first, ns, faster
 
 
-def table(main_path, cross_path, thr_path):
+def table(main_path, pairs_path, cross_path, thr_path):
     t, context = load_medians(main_path)
+    pairs = load_pairs(pairs_path)
     cross, _ = load_medians(cross_path)
     with open(thr_path) as f:
         thr = json.load(f)
@@ -209,6 +223,9 @@ def table(main_path, cross_path, thr_path):
             k = t.get("kdl/%s/%s" % (kq, m))
             ratio = sd / k if sd and k else None
             ratio_f = sf / k if sf and k else None
+            pair = pairs.get("%s/%s" % (q, m))
+            if pair:  # the targets: timed in turns with KDL
+                sd, k, ratio = pair["suite_ns"], pair["kdl_ns"], pair["ratio"]
             if target is not None and ratio is not None:
                 ok = ratio <= target
                 met = "yes" if ok else "**no**"
@@ -220,8 +237,8 @@ def table(main_path, cross_path, thr_path):
             row(
                 "%s (KDL: %s)" % (label, klabel) if m == "stanford" else label,
                 model_label(m),
-                fmt_ns(sd, "suite/%s/double/%s" % (q, m)),
-                fmt_ns(k, "kdl/%s/%s" % (kq, m)),
+                fmt_ns(sd, None if pair else "suite/%s/double/%s" % (q, m)),
+                fmt_ns(k, None if pair else "kdl/%s/%s" % (kq, m)),
                 fmt_ratio(ratio),
                 tgt,
                 met,
@@ -231,16 +248,19 @@ def table(main_path, cross_path, thr_path):
 
     # Per-joint cost, n = 24..1000.
     for q, label, kq in (("id", "inverse dynamics", "id"), ("fd_udu", "forward dynamics O(n)", "fd")):
-        def flat(fmt):
-            per = [t.get(fmt % n) for n in FLAT_NS]
+        def flat(fmt, counter=None):
+            if counter:  # the fastest round of the paired timing: the least disturbed
+                per = [pairs.get(fmt % n, {}).get(counter) for n in FLAT_NS]
+            else:
+                per = [t.get(fmt % n) for n in FLAT_NS]
             if any(p is None for p in per):
                 return None, None
             per = [p / n for p, n in zip(per, FLAT_NS)]
             return max(per) / min(per), per
 
-        rd, per_d = flat("suite/%s/double/n:%%d" % q)
+        rd, per_d = flat("%s/n:%%d" % q, "suite_min_ns")
         rf, per_f = flat("suite/%s/float/n:%%d" % q)
-        rk, per_k = flat("kdl/%s/n:%%d" % kq)
+        rk, per_k = flat("%s/n:%%d" % q, "kdl_min_ns")
         ok = rd is not None and rd <= 1.2
         met_count += ok
         total += 1
@@ -312,7 +332,7 @@ def table(main_path, cross_path, thr_path):
     )
 
     rf = thr["rfdsim"]
-    fd_ns = t.get("suite/fd_udu/double/stanford")
+    fd_ns = pairs["fd_udu/stanford"]["suite_ns"] if "fd_udu/stanford" in pairs else t.get("suite/fd_udu/double/stanford")
     evals = rf["full"]["evaluations"]
     fd_s = evals * fd_ns * 1e-9
     writing = max(0.0, rf["full"]["wall_s"] - rf["two_rows"]["wall_s"])
@@ -342,8 +362,12 @@ def table(main_path, cross_path, thr_path):
     print("Targets met: %d of %d." % (met_count, total))
     print()
     print(
-        "Times: medians over the repetitions of Google Benchmark's CPU time per call (ns); each "
-        "call takes the next state of a pre-generated random pool. KDL is Debian's binary build; "
+        "Targets (the rows with a target): the suite and KDL timed in turns, in batches of about "
+        "4000 joint-calls with the order swapped every round; ns are the medians over the rounds "
+        "and the ratio the median of the per-round ratios. Per joint: the fastest round of each "
+        "length (the least disturbed). Other rows and the float columns: medians over the "
+        "repetitions of Google Benchmark's CPU time per call (ns), timed separately. Each call "
+        "takes the next state of a pre-generated random pool. KDL is Debian's binary build; "
         "the benchmark is compiled with generic x86-64 flags on both sides (no -march). "
         "rfdsim: medians of %d interleaved runs each; 'writing' = wall(1001 rows) - wall(2 rows, same "
         "steps); start-up = wall of a 1 ms run; the ratio is (wall - start-up) / (evaluations x "
@@ -382,8 +406,8 @@ def table(main_path, cross_path, thr_path):
 def main(argv):
     if len(argv) == 5 and argv[1] == "throughput":
         throughput(argv[2], argv[3], argv[4])
-    elif len(argv) == 5 and argv[1] == "table":
-        table(argv[2], argv[3], argv[4])
+    elif len(argv) == 6 and argv[1] == "table":
+        table(argv[2], argv[3], argv[4], argv[5])
     else:
         sys.exit(__doc__)
 

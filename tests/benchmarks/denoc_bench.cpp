@@ -9,6 +9,8 @@
 //   kdl/<quantity>/<model>                    quantity: id gim fd (Vereshchagin), and for
 //                                             reference bias gravity gim_inv fd_chol
 //   crossover/<fd_udu|fd_chol>/n:<n>          double, n = 2..100, 200, 400, 1000
+//   pair/<id|gim|fd_udu>/<model>              suite (double) and KDL timed in turns, for the
+//                                             target ratios (see register_pair)
 //   model: stanford, or n:<n> for the chains of the issue.
 //
 // Every iteration takes the next entry of a pool of random states generated before timing, and
@@ -26,6 +28,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -448,6 +451,99 @@ void register_kdl(const ModelSpec& spec, const Pool<double>& pool) {
       [](C& x, std::size_t k) -> const Eigen::VectorXd& { return x.fd_rne(k).data; });
 }
 
+// Paired timing of a suite algorithm and its KDL counterpart, for the target ratios: the two
+// take turns in short batches (a few tens of microseconds each, the order swapped every round),
+// so that both see the same machine. A VM's speed drifts by tens of percent over seconds, which
+// separately timed benchmarks turn into noise in the ratio. Counters: the medians over the
+// rounds of ns per call (suite_ns, kdl_ns) and of the per-round ratio (ratio), and the fastest
+// round of each (suite_min_ns, kdl_min_ns).
+struct PairContext {
+  SuiteContext<double> suite;
+  KdlContext kdl;
+  PairContext(const ModelSpec& spec, const Pool<double>& pool)
+      : suite(spec.model, pool), kdl(spec, pool) {}
+};
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+template <typename SuiteCall, typename KdlCall>
+void register_pair(const std::string& name, std::shared_ptr<PairContext> context,
+                   std::size_t entries, int dof, SuiteCall suite_call, KdlCall kdl_call) {
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    PairContext& c = *context;
+    // About 4000 joint-calls per batch: tens of microseconds for either side.
+    const int batch = std::max(2, 4000 / dof);
+    std::vector<double> suite_ns, kdl_ns, ratio;
+    std::size_t k = 0;
+    auto time_batch = [&](auto&& call) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int b = 0; b < batch; ++b) {
+        const auto& result = call(k);
+        benchmark::DoNotOptimize(result.data());
+        benchmark::ClobberMemory();
+        if (++k == entries) k = 0;
+      }
+      const std::chrono::duration<double, std::nano> elapsed =
+          std::chrono::steady_clock::now() - start;
+      return elapsed.count() / batch;
+    };
+    auto suite = [&](std::size_t j) -> decltype(auto) { return suite_call(c.suite, j); };
+    auto kdl = [&](std::size_t j) -> decltype(auto) { return kdl_call(c.kdl, j); };
+    bool suite_first = true;
+    for (auto _ : state) {
+      double s, q;
+      if (suite_first) {
+        s = time_batch(suite);
+        q = time_batch(kdl);
+      } else {
+        q = time_batch(kdl);
+        s = time_batch(suite);
+      }
+      suite_first = !suite_first;
+      suite_ns.push_back(s);
+      kdl_ns.push_back(q);
+      ratio.push_back(s / q);
+      state.SetIterationTime((s + q) * batch * 1e-9);
+    }
+    state.counters["suite_ns"] = median(suite_ns);
+    state.counters["kdl_ns"] = median(kdl_ns);
+    state.counters["ratio"] = median(ratio);
+    state.counters["suite_min_ns"] = *std::min_element(suite_ns.begin(), suite_ns.end());
+    state.counters["kdl_min_ns"] = *std::min_element(kdl_ns.begin(), kdl_ns.end());
+    state.counters["rounds"] = static_cast<double>(ratio.size());
+    state.counters["dof"] = dof;
+  })->UseManualTime();
+}
+
+void register_pairs(const ModelSpec& spec, const Pool<double>& pool) {
+  auto c = std::make_shared<PairContext>(spec, pool);
+  const int n = spec.model.dof();
+  const std::size_t e = pool.size();
+  using C = SuiteContext<double>;
+  using K = KdlContext;
+  register_pair(
+      "pair/id/" + spec.name, c, e, n,
+      [](C& x, std::size_t k) -> const VecX<double>& {
+        return denoc::inverse_dynamics(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.qdd[k]);
+      },
+      [](K& x, std::size_t k) -> const Eigen::VectorXd& { return x.id(k).data; });
+  register_pair(
+      "pair/gim/" + spec.name, c, e, n,
+      [](C& x, std::size_t k) -> const MatX<double>& {
+        return denoc::generalized_inertia(x.model, x.ws, x.pool.q[k]);
+      },
+      [](K& x, std::size_t k) -> const Eigen::MatrixXd& { return x.gim(k).data; });
+  register_pair(
+      "pair/fd_udu/" + spec.name, c, e, n,
+      [](C& x, std::size_t k) -> const VecX<double>& {
+        return denoc::forward_dynamics(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.tau[k]);
+      },
+      [](K& x, std::size_t k) -> const Eigen::VectorXd& { return x.fd_vereshchagin(k).data; });
+}
+
 void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
   auto c = std::make_shared<SuiteContext<double>>(spec.model, pool);
   const int n = spec.model.dof();
@@ -500,6 +596,7 @@ int main(int argc, char** argv) {
     register_suite<double>(spec, pool, "double");
     register_suite<float>(spec, pool, "float");
     register_kdl(spec, pool);
+    register_pairs(spec, pool);
   }
   std::vector<int> crossover;
   for (int n = 2; n <= 100; ++n)
