@@ -142,9 +142,12 @@ void solve_with_gim_factor(const Workspace<S>& ws, Vector&& x) {
   ws.gim_factor.transpose().template triangularView<Eigen::Upper>().solveInPlace(x);
 }
 
-// I^-1 through the Cholesky factor I = L L^T (I is symmetric positive definite), solving
-// I X = 1 column by column rather than inverting a general matrix; NaN if I is not positive
-// definite (ws.gim_factored is then false).
+// I^-1 = L^-T L^-1 through the Cholesky factor I = L L^T (I is symmetric positive definite):
+// X = L^-1 column by column (L x = e_k involves only the trailing block of L), then the lower
+// triangle of X^T X, each column one triangular matrix-vector product, mirrored. Triangular
+// solves with I as the right-hand side would take their blocks from the heap on long chains.
+// ws.gim_factor is left holding I^-1 too; NaN if I is not positive definite (ws.gim_factored
+// is then false).
 template <typename S>
 const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q) {
@@ -154,15 +157,21 @@ const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& 
     return ws.gim_inverse;
   }
   const Eigen::Index n = ws.gim.rows();
-  ws.gim_inverse.setIdentity();
+  MatX<S>& X = ws.gim_inverse;
+  X.setIdentity();
   for (Eigen::Index k = 0; k < n; ++k) {
-    auto column = ws.gim_inverse.col(k);
-    // L y = e_k: y is zero above k, so only the trailing block of L is involved.
     ws.gim_factor.bottomRightCorner(n - k, n - k)
         .template triangularView<Eigen::Lower>()
-        .solveInPlace(column.tail(n - k));
-    ws.gim_factor.transpose().template triangularView<Eigen::Upper>().solveInPlace(column);
+        .solveInPlace(X.col(k).tail(n - k));
   }
+  MatX<S>& inverse = ws.gim_factor;  // L is no longer needed
+  for (Eigen::Index j = 0; j < n; ++j) {
+    inverse.col(j).tail(n - j).noalias() =
+        X.bottomRightCorner(n - j, n - j).template triangularView<Eigen::Lower>().transpose() *
+        X.col(j).tail(n - j);
+  }
+  inverse.template triangularView<Eigen::StrictlyUpper>() = inverse.transpose();
+  X = inverse;
   return ws.gim_inverse;
 }
 
