@@ -146,8 +146,9 @@ void solve_with_gim_factor(const Workspace<S>& ws, Vector&& x) {
 // X = L^-1 column by column (L x = e_k involves only the trailing block of L), then the lower
 // triangle of X^T X, each column one triangular matrix-vector product, mirrored. Triangular
 // solves with I as the right-hand side would take their blocks from the heap on long chains.
-// ws.gim_factor is left holding I^-1 too; NaN if I is not positive definite (ws.gim_factored
-// is then false).
+// Column j of X^T X needs only the columns of X from j on, so it replaces column j of X in
+// place. NaN if I is not positive definite (ws.gim_factored is then false); L stays in
+// ws.gim_factor either way.
 template <typename S>
 const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q) {
@@ -164,14 +165,14 @@ const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& 
         .template triangularView<Eigen::Lower>()
         .solveInPlace(X.col(k).tail(n - k));
   }
-  MatX<S>& inverse = ws.gim_factor;  // L is no longer needed
   for (Eigen::Index j = 0; j < n; ++j) {
-    inverse.col(j).tail(n - j).noalias() =
+    auto column = ws.gim_column.head(n - j);
+    column.noalias() =
         X.bottomRightCorner(n - j, n - j).template triangularView<Eigen::Lower>().transpose() *
         X.col(j).tail(n - j);
+    X.col(j).tail(n - j) = column;
   }
-  inverse.template triangularView<Eigen::StrictlyUpper>() = inverse.transpose();
-  X = inverse;
+  X.template triangularView<Eigen::StrictlyUpper>() = X.transpose();
   return ws.gim_inverse;
 }
 

@@ -34,6 +34,7 @@ struct Workspace {
   MatX<S> gim_factor;         // L of I = L L^T, in its lower triangle
   bool gim_factored = false;  // whether I was positive definite
   MatX<S> gim_inverse;        // I^-1 from that factor
+  VecX<S> gim_column;         // one column of it on the way
 
   // Forward dynamics, Section 5.2 and Appendix B (forward_dynamics.hpp).
   VecX<S> phi;                      // phi = tau - C qd - gravity terms, Eq. (33)
@@ -64,6 +65,7 @@ Workspace<S>::Workspace(const Model<S>& model)
       gim(MatX<S>::Zero(model.dof(), model.dof())),
       gim_factor(MatX<S>::Zero(model.dof(), model.dof())),
       gim_inverse(MatX<S>::Zero(model.dof(), model.dof())),
+      gim_column(VecX<S>::Zero(model.dof())),
       phi(VecX<S>::Zero(model.dof())),
       M_hat(static_cast<std::size_t>(model.dof()), Mat6<S>::Zero()),
       psi(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
