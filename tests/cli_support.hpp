@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "denoc/csv.hpp"
+#include "denoc/io/csv.hpp"
 
 namespace cli {
 

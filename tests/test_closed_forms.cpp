@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
-#include "denoc/sin_cos.hpp"
+#include "denoc/model/sin_cos.hpp"
 
 namespace {
 

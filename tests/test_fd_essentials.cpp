@@ -8,9 +8,9 @@
 #include <random>
 
 #include "denoc/denoc.hpp"
-#include "denoc/errors.hpp"
-#include "denoc/robot_file.hpp"
-#include "denoc/simulation.hpp"
+#include "denoc/io/errors.hpp"
+#include "denoc/io/robot_file.hpp"
+#include "denoc/simulation/simulation.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include "cli_support.hpp"
 #include "denoc/denoc.hpp"
-#include "denoc/robot_file.hpp"
+#include "denoc/io/robot_file.hpp"
 
 namespace {
 

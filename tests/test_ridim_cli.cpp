@@ -6,9 +6,9 @@
 #include <random>
 
 #include "cli_support.hpp"
-#include "denoc/csv.hpp"
 #include "denoc/denoc.hpp"
-#include "denoc/robot_file.hpp"
+#include "denoc/io/csv.hpp"
+#include "denoc/io/robot_file.hpp"
 
 namespace {
 

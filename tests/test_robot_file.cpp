@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "denoc/denoc.hpp"
-#include "denoc/errors.hpp"
-#include "denoc/robot_file.hpp"
+#include "denoc/io/errors.hpp"
+#include "denoc/io/robot_file.hpp"
 
 namespace {
 

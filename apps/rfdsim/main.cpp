@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "denoc/errors.hpp"
-#include "denoc/rfdsim.hpp"
+#include "denoc/apps/rfdsim.hpp"
+#include "denoc/io/errors.hpp"
 
 namespace {
 

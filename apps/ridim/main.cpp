@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "denoc/errors.hpp"
-#include "denoc/ridim.hpp"
+#include "denoc/apps/ridim.hpp"
+#include "denoc/io/errors.hpp"
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);

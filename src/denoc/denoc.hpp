@@ -1,14 +1,14 @@
 // The core library in one include.
 #pragma once
 
-#include "denoc/dh.hpp"
-#include "denoc/energy.hpp"
-#include "denoc/forward_dynamics.hpp"
-#include "denoc/generalized_inertia.hpp"
-#include "denoc/inverse_dynamics.hpp"
-#include "denoc/model.hpp"
-#include "denoc/trajectory.hpp"
-#include "denoc/workspace.hpp"
+#include "denoc/io/trajectory.hpp"
+#include "denoc/model/dh.hpp"
+#include "denoc/model/model.hpp"
+#include "denoc/model/workspace.hpp"
+#include "denoc/saha/energy.hpp"
+#include "denoc/saha/forward_dynamics.hpp"
+#include "denoc/saha/generalized_inertia.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
 
 namespace denoc {
 

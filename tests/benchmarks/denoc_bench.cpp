@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
-#include "denoc/robot_file.hpp"
+#include "denoc/io/robot_file.hpp"
 
 namespace {
 

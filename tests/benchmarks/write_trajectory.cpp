@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "denoc/csv.hpp"
-#include "denoc/robot_file.hpp"
+#include "denoc/io/csv.hpp"
+#include "denoc/io/robot_file.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 4) {

@@ -1,4 +1,4 @@
-#include "denoc/ridim.hpp"
+#include "denoc/apps/ridim.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -6,11 +6,11 @@
 #include <iostream>
 #include <memory>
 
-#include "denoc/csv.hpp"
-#include "denoc/errors.hpp"
-#include "denoc/generalized_inertia.hpp"
-#include "denoc/inverse_dynamics.hpp"
-#include "denoc/robot_file.hpp"
+#include "denoc/io/csv.hpp"
+#include "denoc/io/errors.hpp"
+#include "denoc/io/robot_file.hpp"
+#include "denoc/saha/generalized_inertia.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
 
 namespace denoc {
 

@@ -15,8 +15,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "denoc/body_inertia.hpp"
-#include "denoc/spatial.hpp"
+#include "denoc/model/body_inertia.hpp"
+#include "denoc/model/spatial.hpp"
 
 namespace denoc {
 

@@ -11,8 +11,8 @@
 // reference that the O(n) route is compared with, and the faster one for short chains.
 #pragma once
 
-#include "denoc/generalized_inertia.hpp"
-#include "denoc/inverse_dynamics.hpp"
+#include "denoc/saha/generalized_inertia.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
 
 namespace denoc {
 

@@ -7,7 +7,7 @@
 // Gravity enters only through rho = [0; -g] at the base, Eq. (32).
 #pragma once
 
-#include "denoc/joint_frames.hpp"
+#include "denoc/model/joint_frames.hpp"
 
 namespace denoc {
 

@@ -1,7 +1,7 @@
 // Kinetic and potential energy of the chain, for energy checks and rfdsim's output columns.
 #pragma once
 
-#include "denoc/inverse_dynamics.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
 
 namespace denoc {
 

@@ -1,11 +1,11 @@
-#include "denoc/csv.hpp"
+#include "denoc/io/csv.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <istream>
 #include <ostream>
 
-#include "denoc/errors.hpp"
+#include "denoc/io/errors.hpp"
 
 namespace denoc {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "denoc/model.hpp"
-#include "denoc/workspace.hpp"
+#include "denoc/model/model.hpp"
+#include "denoc/model/workspace.hpp"
 
 namespace denoc {
 

@@ -1,4 +1,4 @@
-#include "denoc/rfdsim.hpp"
+#include "denoc/apps/rfdsim.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -7,11 +7,11 @@
 #include <fstream>
 #include <memory>
 
-#include "denoc/csv.hpp"
 #include "denoc/denoc.hpp"
-#include "denoc/errors.hpp"
-#include "denoc/robot_file.hpp"
-#include "denoc/sampled_forces.hpp"
+#include "denoc/io/csv.hpp"
+#include "denoc/io/errors.hpp"
+#include "denoc/io/robot_file.hpp"
+#include "denoc/simulation/sampled_forces.hpp"
 
 namespace denoc {
 

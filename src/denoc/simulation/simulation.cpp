@@ -1,4 +1,4 @@
-#include "denoc/simulation.hpp"
+#include "denoc/simulation/simulation.hpp"
 
 #include <algorithm>
 #include <boost/numeric/odeint.hpp>
@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "denoc/denoc.hpp"
-#include "denoc/errors.hpp"
+#include "denoc/io/errors.hpp"
 
 namespace denoc {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "denoc/csv.hpp"
-#include "denoc/simulation.hpp"
+#include "denoc/io/csv.hpp"
+#include "denoc/simulation/simulation.hpp"
 
 namespace denoc {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "denoc/simulation.hpp"
+#include "denoc/simulation/simulation.hpp"
 
 namespace denoc {
 

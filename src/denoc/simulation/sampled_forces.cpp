@@ -1,10 +1,10 @@
-#include "denoc/sampled_forces.hpp"
+#include "denoc/simulation/sampled_forces.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <limits>
 
-#include "denoc/errors.hpp"
+#include "denoc/io/errors.hpp"
 
 namespace denoc {
 

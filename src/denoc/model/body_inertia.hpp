@@ -9,7 +9,7 @@
 // so that the momentum is [I_O omega + h x v_O;  m v_O - h x omega].
 #pragma once
 
-#include "denoc/spatial.hpp"
+#include "denoc/model/spatial.hpp"
 
 namespace denoc {
 

@@ -3,8 +3,8 @@
 // the twist-propagation matrix B_{i,i-1} of Eq. (13) with c_{i,i-1} = -(r_{i-1} + d_i) = -ell_i.
 #pragma once
 
-#include "denoc/sin_cos.hpp"
-#include "denoc/workspace.hpp"
+#include "denoc/model/sin_cos.hpp"
+#include "denoc/model/workspace.hpp"
 
 namespace denoc {
 

@@ -15,7 +15,7 @@
 
 #include <vector>
 
-#include "denoc/model.hpp"
+#include "denoc/model/model.hpp"
 
 namespace denoc {
 

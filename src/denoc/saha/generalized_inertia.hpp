@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "denoc/joint_frames.hpp"
+#include "denoc/model/joint_frames.hpp"
 
 namespace denoc {
 

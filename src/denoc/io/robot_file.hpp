@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "denoc/dh.hpp"
-#include "denoc/trajectory.hpp"
+#include "denoc/io/trajectory.hpp"
+#include "denoc/model/dh.hpp"
 
 namespace denoc {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "denoc/spatial.hpp"
+#include "denoc/model/spatial.hpp"
 
 namespace denoc {
 

@@ -1,4 +1,4 @@
-#include "denoc/robot_file.hpp"
+#include "denoc/io/robot_file.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -11,7 +11,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "denoc/errors.hpp"
+#include "denoc/io/errors.hpp"
 
 namespace denoc {
 

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "denoc/spatial.hpp"
+#include "denoc/model/spatial.hpp"
 
 namespace denoc {
 
