@@ -130,6 +130,16 @@ void expect_no_allocation(int n) {
               sink += ws.U(0, 0);
             }),
             0);
+  // Gibbs-Appell (Mata et al. 2002), in the workspace's own section.
+  EXPECT_EQ(allocations_in(
+                [&] { sink += denoc::gibbs_appell_inverse_dynamics(model, ws, q, qd, qdd)[0]; }),
+            0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::gibbs_appell_bias(model, ws, q, qd)[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::gibbs_appell_gravity(model, ws, q)[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::gibbs_appell_inertia(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_in(
+                [&] { sink += denoc::forward_dynamics_gibbs_appell(model, ws, q, qd, qdd)[0]; }),
+            0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "denoc/io/trajectory.hpp"
+#include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/model/dh.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/model/workspace.hpp"
@@ -11,6 +12,19 @@
 #include "denoc/saha/inverse_dynamics.hpp"
 
 namespace denoc {
+
+// Gibbs-Appell, Mata et al. (2002) (mata/gibbs_appell.hpp), part of DENOC_ALGORITHMS below.
+#define DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                \
+  KEYWORD const VecX<S>& gibbs_appell_inverse_dynamics<S>(                                       \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);  \
+  KEYWORD const VecX<S>& gibbs_appell_bias<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>, \
+                                              ConstVectorRef<S>);                                \
+  KEYWORD const VecX<S>& gibbs_appell_gravity<S>(const Model<S>&, Workspace<S>&,                 \
+                                                 ConstVectorRef<S>);                             \
+  KEYWORD const MatX<S>& gibbs_appell_inertia<S>(const Model<S>&, Workspace<S>&,                 \
+                                                 ConstVectorRef<S>);                             \
+  KEYWORD const VecX<S>& forward_dynamics_gibbs_appell<S>(                                       \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);
 
 // The algorithms, for one scalar type S: instantiated once in src/instantiate_<S>.cpp with
 // DENOC_ALGORITHMS(template, S) and declared here with DENOC_ALGORITHMS(extern template, S), so
@@ -35,7 +49,8 @@ namespace denoc {
                                              ConstVectorRef<S>, ConstVectorRef<S>);             \
   KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                          \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
-  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
+  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);               \
+  DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)
 
 #ifndef DENOC_INSTANTIATING
 DENOC_ALGORITHMS(extern template, float)

@@ -1,0 +1,297 @@
+// The Gibbs-Appell algorithms of V. Mata, S. Provenzano, F. Valero, J. I. Cuadrado,
+// "Serial-robot dynamics algorithms for moderately large numbers of joints", Mech. Mach. Theory
+// 37 (2002): the inverse dynamics from the derivatives of the Gibbs function, O(n) (§2, §4.1),
+// the generalized inertia matrix D as its Hessian with respect to the joint accelerations,
+// O(n^2) (§3, §4.2), and the forward dynamics by bias vector, D and Cholesky (end of §4, Table 3).
+//
+// The paper writes revolute joints in modified DH. docs/gibbs-appell.md maps its quantities onto
+// the chain of model.hpp (J_i is the paper's frame i: ^{i-1}R_i = R_i Rz(q_i), and
+// ^{i-1}s_{i-1,i} is the constant placement origin o_i) and derives the prismatic case, which
+// the paper only sketches (Eq. 7e): a prismatic joint adds 2 w_i x z qd_i + z qdd_i to the
+// acceleration of its origin, its force is tau_i = z^T (f_i + phi_i), and in D it is a force
+// (M_j z_j) where a revolute joint is a moment.
+//
+// Vectors carry the frame on the left in the paper (^j x); here every vector of link i is in
+// J_i unless its name says otherwise. Gravity enters as the base's acceleration -g (Step 1).
+// Storage: Workspace::ga (GibbsAppellWorkspace in workspace.hpp), apart from the DeNOC routes'.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "denoc/model/sin_cos.hpp"
+#include "denoc/model/workspace.hpp"
+
+namespace denoc {
+
+namespace gibbs_appell {
+
+// ^{i-1}R_i = R_i Rz(q_i) (revolute) or R_i (prismatic), and ^{i-1}s_{i-1,i} = o_i (revolute) or
+// o_i + q_i R_i z (prismatic): the paper's modified-DH transform with the joint's motion last.
+template <typename S>
+void joint_frames(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  GibbsAppellWorkspace<S>& ga = ws.ga;
+  sin_cos(q.data(), model.dof(), ga.sin_q.data(), ga.cos_q.data());
+  for (int i = 0; i < model.dof(); ++i) {
+    const Mat3<S>& Rp = model.joint(i).R;
+    Mat3<S>& R = ga.R[i];
+    if (model.joint(i).type == JointType::revolute) {
+      const S sq = ga.sin_q[i], cq = ga.cos_q[i];
+      R.col(0) = cq * Rp.col(0) + sq * Rp.col(1);
+      R.col(1) = cq * Rp.col(1) - sq * Rp.col(0);
+      R.col(2) = Rp.col(2);
+      ga.s[i] = ga.s_placed[i];
+    } else {
+      R = Rp;
+      ga.s[i] = ga.s_placed[i] + q[i] * Rp.col(2);
+    }
+  }
+}
+
+// [a]^2 = a a^T - |a|^2 1.
+template <typename S>
+inline Mat3<S> cross_squared(const Vec3<S>& a) {
+  Mat3<S> out = a * a.transpose();
+  out.diagonal().array() -= a.squaredNorm();
+  return out;
+}
+
+// §4.1 Steps 1-2, from the base outwards (paper's garbled dots restored: w is the angular
+// velocity, dw its rate):
+//   ^i w_i   = ^iR_{i-1} ^{i-1}w_{i-1} + z qd_i
+//   ^i dw_i  = ^iR_{i-1} ^{i-1}dw_{i-1} + z qdd_i + (^iR_{i-1} ^{i-1}w_{i-1}) x z qd_i
+//   Omega_i  = dw~_i + w~_i^2                                         angular acceleration tensor
+//   (12) ^i sdd_i = ^iR_{i-1} [^{i-1}sdd_{i-1} + Omega_{i-1} ^{i-1}s_{i-1,i}]     origin of frame i
+//              (+ 2 w_i x z qd_i + z qdd_i for a prismatic joint, which leaves w and dw alone)
+//   ^i rdd_i = ^i sdd_i + Omega_i ^i r_{i,i}                             mass centre
+//   f_i = m_i rdd_i (9),   t~_i = Omega_i J_i - (Omega_i J_i)^T (10)
+// with ^0 sdd_0 = -g (Step 1: gravity as the base's acceleration; Eq. (9)'s + g is then dropped).
+template <typename S>
+void outward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
+                       ConstVectorRef<S> qdd) {
+  GibbsAppellWorkspace<S>& ga = ws.ga;
+  Vec3<S> w = Vec3<S>::Zero(), dw = Vec3<S>::Zero(), sdd = -model.gravity();
+  Mat3<S> Omega = Mat3<S>::Zero();  // Omega_0: the base does not turn
+  const Vec3<S> z = Vec3<S>::UnitZ();
+  for (int i = 0; i < model.dof(); ++i) {
+    const Mat3<S>& R = ga.R[i];  // ^{i-1}R_i; its transpose is ^iR_{i-1}
+    sdd = R.transpose() * (sdd + Omega * ga.s[i]);
+    const Vec3<S> w_parent = R.transpose() * w;
+    dw = R.transpose() * dw;
+    if (ga.revolute[i] != S(0)) {
+      w = w_parent + z * qd[i];
+      dw += z * qdd[i] + cross(w_parent, z) * qd[i];
+    } else {
+      w = w_parent;
+      sdd += 2 * qd[i] * cross(w, z) + z * qdd[i];  // Coriolis and sliding (docs, Eq. 7e)
+    }
+    // Omega_i = dw~ + w~^2, Eq. (12)
+    Omega = cross_squared(w) + cross_matrix(dw);
+    const Vec3<S> rdd = sdd + Omega * ga.r[i];
+    ga.f[i] = model.joint(i).M.mass * rdd;  // Eq. (9)
+    // Eq. (10): t~ = A - A^T with A = Omega J; only A's off-diagonal entries are needed.
+    const Mat3<S>& J = ga.J[i];
+    const S a01 = Omega.row(0).dot(J.col(1)), a10 = Omega.row(1).dot(J.col(0));
+    const S a02 = Omega.row(0).dot(J.col(2)), a20 = Omega.row(2).dot(J.col(0));
+    const S a12 = Omega.row(1).dot(J.col(2)), a21 = Omega.row(2).dot(J.col(1));
+    ga.t[i] = Vec3<S>(a21 - a12, a02 - a20, a10 - a01);
+  }
+}
+
+// §4.1 Step 3, from the tip inwards, Eqs. (14)-(16):
+//   ^j phi_j = ^jR_{j+1} (^{j+1}f_{j+1} + ^{j+1}phi_{j+1})           force of bodies j+1..n (16)
+//   ^j chi_j = r~_{j,j} f_j + s~_{j,j+1} phi_j + t_j + ^jR_{j+1} ^{j+1}chi_{j+1}   (15)
+//   tau_j    = z^T chi_j  (revolute, (14));   tau_j = z^T (f_j + phi_j)  (prismatic: Eq. 5 with
+//              d rdd_i / d qdd_j = z_j and d dw_i / d qdd_j = 0 for every i >= j)
+// chi_j is the moment about the origin of frame j of the forces of bodies j..n.
+template <typename S>
+void inward_recursion(const Model<S>& model, Workspace<S>& ws) {
+  GibbsAppellWorkspace<S>& ga = ws.ga;
+  Vec3<S> phi = Vec3<S>::Zero(), chi = Vec3<S>::Zero();  // phi_n = 0, chi_{n+1} = 0
+  for (int j = model.dof() - 1; j >= 0; --j) {
+    Vec3<S> moment = cross(ga.r[j], ga.f[j]) + ga.t[j];
+    if (j + 1 < model.dof()) {
+      const Mat3<S>& R = ga.R[j + 1];               // ^jR_{j+1}
+      phi = R * (ga.f[j + 1] + phi);                // Eq. (16)
+      moment += cross(ga.s[j + 1], phi) + R * chi;  // Eq. (15)
+    }
+    chi = moment;
+    ga.tau[j] = ga.revolute[j] != S(0) ? chi.z() : ga.f[j].z() + phi.z();  // Eq. (14)
+  }
+}
+
+// §4.2 Steps 1, 4, 5 and 6, from the tip inwards:
+//   gamma_j = m_j r_{j,j} + M_{j+1} s_{j,j+1},  E_j = H_j - M_{j+1} s~_{j,j+1}^2        (Step 1)
+//   ^j phi_{j+1} = ^jR_{j+1} ^{j+1}phi_{j+1},  phi_j = gamma_j + ^j phi_{j+1}            (Step 4)
+//   Psi_j = E_j - s~ phi~_{j+1} - (s~ phi~_{j+1})^T + ^jR_{j+1} Psi_{j+1} ^{j+1}R_j     (Step 5)
+// phi_j = sum_{i>=j} m_i r_{j,i} is the first moment of bodies j..n about the origin of frame j
+// and Psi_j = sum_{i>=j} (I_i - m_i r~_{j,i}^2) their inertia about it. Step 1 is done here, not
+// off-line: with a prismatic joint j+1, s_{j,j+1} depends on q_{j+1}.
+// Then the quantities of Step 7 for joint j, a wrench about the origin of frame j:
+//   revolute:  n_j = Psi_j z (so D_jj = z^T Psi_j z, Step 6),  f_j = z x phi_j = -phi~_j z
+//   prismatic: n_j = phi_j x z,                                f_j = M_j z      (D_jj = M_j)
+template <typename S>
+void composite_bodies(const Model<S>& model, Workspace<S>& ws) {
+  GibbsAppellWorkspace<S>& ga = ws.ga;
+  const int n = model.dof();
+  const Vec3<S> z = Vec3<S>::UnitZ();
+  Vec3<S> phi = Vec3<S>::Zero();
+  Mat3<S> Psi = Mat3<S>::Zero();
+  for (int j = n - 1; j >= 0; --j) {
+    if (j + 1 < n) {
+      const Mat3<S>& R = ga.R[j + 1];
+      const Vec3<S>& s = ga.s[j + 1];  // ^j s_{j,j+1}
+      const S M_next = ga.M[j + 1];
+      const Vec3<S> phi_next = R * phi;         // Step 4
+      phi = ga.m_r[j] + M_next * s + phi_next;  // gamma_j + ^j phi_{j+1}
+      // s~ phi~ = phi s^T - (s . phi) 1, so s~ phi~ + (s~ phi~)^T = phi s^T + s phi^T - 2 s.phi 1
+      Mat3<S> E = ga.H[j] - M_next * cross_squared(s);  // Step 1
+      E.noalias() -= phi_next * s.transpose() + s * phi_next.transpose();
+      E.diagonal().array() += 2 * s.dot(phi_next);
+      Psi = E + rotate_symmetric(R, Psi);  // Step 5
+    } else {
+      phi = ga.m_r[j];  // phi_n = gamma_n = m_n r_{n,n}
+      Psi = ga.H[j];    // Psi_n = H_n
+    }
+    if (ga.revolute[j] != S(0)) {
+      ga.n_unit[j] = Psi.col(2);
+      ga.f_unit[j] = cross(z, phi);
+    } else {
+      ga.n_unit[j] = cross(phi, z);
+      ga.f_unit[j] = ga.M[j] * z;
+    }
+    ga.D(j, j) = ga.revolute[j] * ga.n_unit[j].z() + (1 - ga.revolute[j]) * ga.f_unit[j].z();
+  }
+}
+
+// §4.2 Steps 2, 3 and 7 for one row j of D, over all k < j at once. Columns k of z_s hold
+// ^{j-1}z_k and ^{j-1}s_{k,j-1} on entry (column j-1 is set to z and 0 here) and leave with
+//   ^j z_k       = ^jR_{j-1} ^{j-1}z_k                                        (Step 3)
+//   ^j s_{k,j}   = ^jR_{j-1} (^{j-1}s_{k,j-1} + ^{j-1}s_{j-1,j})               (Step 2)
+// and then
+//   D_jk = ^j z_k^T [Psi_j - s~_{k,j} phi~_j] z_j = ^j z_k^T (n_j + ^j s_{k,j} x f_j)  (Step 7)
+// for a revolute joint k; for a prismatic one (d dw / d qdd_k = 0, d rdd / d qdd_k = z_k)
+//   D_jk = ^j z_k^T f_j.
+// Step 2 is summed outwards here (the paper sums ^j s_{k,k+1} + ^j s_{k+1,j}): the same vector
+// with O(n) storage. Written out over plain rows (distinct: __restrict) so that the compiler
+// does several k at once; D_jk goes to D(k, j), the column being contiguous.
+template <typename S>
+void inertia_row(const Mat3<S>& R, const Vec3<S>& s, const Vec3<S>& n_j, const Vec3<S>& f_j, int j,
+                 const S* __restrict revolute, S* __restrict zx, S* __restrict zy, S* __restrict zz,
+                 S* __restrict sx, S* __restrict sy, S* __restrict sz, S* __restrict D_col) {
+  zx[j - 1] = 0, zy[j - 1] = 0, zz[j - 1] = 1;  // ^{j-1}z_{j-1}
+  sx[j - 1] = 0, sy[j - 1] = 0, sz[j - 1] = 0;  // ^{j-1}s_{j-1,j-1}
+  // ^jR_{j-1} = R^T: row r of it is column r of R.
+  const S r00 = R(0, 0), r10 = R(1, 0), r20 = R(2, 0), r01 = R(0, 1), r11 = R(1, 1), r21 = R(2, 1),
+          r02 = R(0, 2), r12 = R(1, 2), r22 = R(2, 2);
+  const S px = s.x(), py = s.y(), pz = s.z();
+  const S nx = n_j.x(), ny = n_j.y(), nz = n_j.z(), fx = f_j.x(), fy = f_j.y(), fz = f_j.z();
+  for (int k = 0; k < j; ++k) {
+    const S ax = zx[k], ay = zy[k], az = zz[k];
+    const S bx = sx[k] + px, by = sy[k] + py, bz = sz[k] + pz;
+    const S Zx = r00 * ax + r10 * ay + r20 * az;  // Step 3
+    const S Zy = r01 * ax + r11 * ay + r21 * az;
+    const S Zz = r02 * ax + r12 * ay + r22 * az;
+    const S Sx = r00 * bx + r10 * by + r20 * bz;  // Step 2
+    const S Sy = r01 * bx + r11 * by + r21 * bz;
+    const S Sz = r02 * bx + r12 * by + r22 * bz;
+    zx[k] = Zx, zy[k] = Zy, zz[k] = Zz;
+    sx[k] = Sx, sy[k] = Sy, sz[k] = Sz;
+    const S force = Zx * fx + Zy * fy + Zz * fz;  // ^j z_k . f_j
+    const S moment = Zx * (nx + Sy * fz - Sz * fy) + Zy * (ny + Sz * fx - Sx * fz) +
+                     Zz * (nz + Sx * fy - Sy * fx);     // ^j z_k . (n_j + s_{k,j} x f_j)
+    D_col[k] = force + revolute[k] * (moment - force);  // Step 7
+  }
+}
+
+// D from the tip-inwards quantities, row by row from the base (rows need frames j-1 -> j).
+template <typename S>
+void inertia_matrix(const Model<S>& model, Workspace<S>& ws) {
+  GibbsAppellWorkspace<S>& ga = ws.ga;
+  composite_bodies(model, ws);  // Steps 1, 4, 5, 6
+  auto& zs = ga.z_s;
+  for (int j = 1; j < model.dof(); ++j) {
+    inertia_row(ga.R[j], ga.s[j], ga.n_unit[j], ga.f_unit[j], j, ga.revolute.data(),
+                zs.row(0).data(), zs.row(1).data(), zs.row(2).data(), zs.row(3).data(),
+                zs.row(4).data(), zs.row(5).data(), ga.D.col(j).data());
+  }
+  ga.D.template triangularView<Eigen::StrictlyLower>() = ga.D.transpose();
+}
+
+// D = L L^T, column by column from the left (no scratch memory), L into ga.L; false unless D is
+// positive definite.
+template <typename S>
+bool cholesky(GibbsAppellWorkspace<S>& ga) {
+  MatX<S>& L = ga.L;
+  L = ga.D;
+  const Eigen::Index n = L.rows();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    auto column = L.col(j).tail(n - j);
+    if (j > 0) column.noalias() -= L.bottomLeftCorner(n - j, j) * L.row(j).head(j).transpose();
+    const S pivot = column[0];
+    if (!(pivot > 0)) return ga.factored = false;
+    column /= std::sqrt(pivot);
+  }
+  return ga.factored = true;
+}
+
+}  // namespace gibbs_appell
+
+// tau = D(q) qdd + C(q, qd) - G(q) of Eq. (17), gravity included through the base's
+// acceleration: O(n), §4.1 (Eqs. 9-16). Returns ws.ga.tau.
+template <typename S>
+const VecX<S>& gibbs_appell_inverse_dynamics(const Model<S>& model, Workspace<S>& ws,
+                                             ConstVectorRef<S> q, ConstVectorRef<S> qd,
+                                             ConstVectorRef<S> qdd) {
+  gibbs_appell::joint_frames(model, ws, q);
+  gibbs_appell::outward_recursion(model, ws, qd, qdd);
+  gibbs_appell::inward_recursion(model, ws);
+  return ws.ga.tau;
+}
+
+// The bias vector C - G = tau(q, qd, 0), as Walker and Orin (§3). Returns ws.ga.tau.
+template <typename S>
+const VecX<S>& gibbs_appell_bias(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                                 ConstVectorRef<S> qd) {
+  return gibbs_appell_inverse_dynamics(model, ws, q, qd, ws.ga.zeros);
+}
+
+// The gravity vector -G = tau(q, 0, 0). Returns ws.ga.tau.
+template <typename S>
+const VecX<S>& gibbs_appell_gravity(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  return gibbs_appell_inverse_dynamics(model, ws, q, ws.ga.zeros, ws.ga.zeros);
+}
+
+// D_jk = d^2 G / d qdd_j d qdd_k, Eqs. (19)-(21), by the O(n^2) recursion of §4.2. Returns
+// ws.ga.D (symmetric, both triangles).
+template <typename S>
+const MatX<S>& gibbs_appell_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  gibbs_appell::joint_frames(model, ws, q);
+  gibbs_appell::inertia_matrix(model, ws);
+  return ws.ga.D;
+}
+
+// qdd from D qdd = tau - (C - G), Eq. (17): the bias vector by §4.1 with qdd = 0, D by §4.2,
+// then Cholesky (end of §4, Table 3). Returns ws.ga.qdd; NaN if D is not positive definite
+// (ws.ga.factored is then false). `tau` must not be ws.ga.tau (it holds the bias on the way).
+template <typename S>
+const VecX<S>& forward_dynamics_gibbs_appell(const Model<S>& model, Workspace<S>& ws,
+                                             ConstVectorRef<S> q, ConstVectorRef<S> qd,
+                                             ConstVectorRef<S> tau) {
+  GibbsAppellWorkspace<S>& ga = ws.ga;
+  gibbs_appell::joint_frames(model, ws, q);  // once for both
+  gibbs_appell::outward_recursion(model, ws, qd, ga.zeros);
+  gibbs_appell::inward_recursion(model, ws);
+  ga.rhs = tau - ga.tau;
+  gibbs_appell::inertia_matrix(model, ws);
+  if (!gibbs_appell::cholesky(ga)) {
+    ga.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ga.qdd;
+  }
+  ga.qdd = ga.rhs;
+  ga.L.template triangularView<Eigen::Lower>().solveInPlace(ga.qdd);
+  ga.L.transpose().template triangularView<Eigen::Upper>().solveInPlace(ga.qdd);
+  return ga.qdd;
+}
+
+}  // namespace denoc
