@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "denoc/lee/fixman_workspace.hpp"
 #include "denoc/model/model.hpp"
 
 namespace denoc {
@@ -45,6 +46,9 @@ struct Workspace {
   VecX<S> tau_hat;                  // U^-1 phi, Eq. (34), then D^-1 of it (tau~ of step 2)
   VecX<S> qdd;                      // joint accelerations, Eq. (36)
   MatX<S> U;                        // unit upper triangular factor of I = U D U^T, Eqs. (46), (53)
+
+  // Extended Fixman solve, Lee, Wang and Chirikjian (2007) (lee/fixman.hpp): its own storage.
+  FixmanWorkspace<S> fixman;
 };
 
 template <typename S>
@@ -73,6 +77,7 @@ Workspace<S>::Workspace(const Model<S>& model)
       m_hat(VecX<S>::Zero(model.dof())),
       tau_hat(VecX<S>::Zero(model.dof())),
       qdd(VecX<S>::Zero(model.dof())),
-      U(MatX<S>::Identity(model.dof(), model.dof())) {}
+      U(MatX<S>::Identity(model.dof(), model.dof())),
+      fixman(model.dof()) {}
 
 }  // namespace denoc
