@@ -2,6 +2,7 @@
 #pragma once
 
 #include "denoc/io/trajectory.hpp"
+#include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/model/dh.hpp"
 #include "denoc/model/model.hpp"
@@ -50,7 +51,17 @@ namespace denoc {
   KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                          \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
   KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);               \
-  DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)
+  DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                     \
+  KEYWORD bool fixman_factor<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);             \
+  KEYWORD const VecX<S>& fixman_apply<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);    \
+  KEYWORD const VecX<S>& fixman_solve<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,     \
+                                         ConstVectorRef<S>);                                    \
+  KEYWORD const MatX<S>& fixman_inverse_inertia<S>(const Model<S>&, Workspace<S>&,              \
+                                                   ConstVectorRef<S>);                          \
+  KEYWORD const VecX<S>& forward_dynamics_fixman<S>(                                            \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
+  KEYWORD std::string fixman_unsupported_reason<S>(const Model<S>&);                            \
+  KEYWORD bool fixman_supports<S>(const Model<S>&);
 
 #ifndef DENOC_INSTANTIATING
 DENOC_ALGORITHMS(extern template, float)

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "denoc/lee/fixman_workspace.hpp"
 #include "denoc/model/model.hpp"
 
 namespace denoc {
@@ -131,6 +132,8 @@ struct Workspace {
 
   // Gibbs-Appell, Mata et al. (2002): its own storage, defined above.
   GibbsAppellWorkspace<S> ga;
+  // Extended Fixman solve, Lee, Wang and Chirikjian (2007) (lee/fixman.hpp): its own storage.
+  FixmanWorkspace<S> fixman;
 };
 
 template <typename S>
@@ -160,6 +163,7 @@ Workspace<S>::Workspace(const Model<S>& model)
       tau_hat(VecX<S>::Zero(model.dof())),
       qdd(VecX<S>::Zero(model.dof())),
       U(MatX<S>::Identity(model.dof(), model.dof())),
-      ga(model) {}
+      ga(model),
+      fixman(model.dof()) {}
 
 }  // namespace denoc

@@ -1,0 +1,309 @@
+// The extended Fixman solve of Lee, Wang and Chirikjian (2007) (src/denoc/lee/) against the
+// DeNOC routes: M^-1 b, M^-1 and the forward dynamics on seeded random chains of 1 to 40 joints
+// (both DH conventions, mixed revolute and prismatic joints, full inertia tensors, gravity in an
+// odd direction), float against double, the shipped robots; and its parts: Eq. (28) against
+// central differences of the coordinates of step II, and the premise of Eq. (6) that the soft
+// block of H^-1 is the chain's mass matrix.
+#include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <string>
+
+#include "denoc/denoc.hpp"
+#include "denoc/io/robot_file.hpp"
+#include "random_chains.hpp"
+
+namespace {
+
+using denoc::DhConvention;
+using denoc::JointType;
+using denoc::MatX;
+using denoc::Model;
+using denoc::Pose34;
+using denoc::Vec3;
+using denoc::Vec6;
+using denoc::VecX;
+using denoc::Workspace;
+using denoc_test::Chain;
+using denoc_test::random_chains::Generator;
+using denoc_test::random_chains::JointMix;
+
+template <typename Derived>
+double max_abs(const Eigen::MatrixBase<Derived>& x) {
+  return x.size() == 0 ? 0.0 : static_cast<double>(x.cwiseAbs().maxCoeff());
+}
+
+// |a - b|_max / max(|a|_max, |b|_max).
+template <typename A, typename B>
+double relative(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  const double scale = std::max(max_abs(a), max_abs(b));
+  return scale > 0 ? max_abs(a - b) / scale : max_abs(a - b);
+}
+
+// The largest value of one measure over all cases, printed once; each case over the tolerance
+// fails (NaN too).
+class Worst {
+ public:
+  Worst(std::string what, double tolerance) : what_(std::move(what)), tolerance_(tolerance) {}
+  ~Worst() {
+    std::printf("[fixman] %-40s max %.1e  (tol %.0e, %d cases, worst: %s)\n", what_.c_str(), worst_,
+                tolerance_, cases_, where_.c_str());
+  }
+  void check(double value, const std::string& where) {
+    ++cases_;
+    if (!(value <= worst_)) {
+      worst_ = value;
+      where_ = where;
+    }
+    EXPECT_LE(value, tolerance_) << what_ << " at " << where;
+  }
+
+ private:
+  std::string what_;
+  double tolerance_;
+  double worst_ = 0;
+  int cases_ = 0;
+  std::string where_ = "-";
+};
+
+struct Case {
+  std::string name;
+  Chain chain;
+  VecX<double> q, qd, tau, b;
+};
+
+// Every length from 1 to 40, each convention: a mixed chain, and at a few lengths an
+// all-revolute and an all-prismatic one.
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = [] {
+    std::vector<Case> out;
+    Generator gen(20261123u);
+    for (DhConvention convention : {DhConvention::standard, DhConvention::modified}) {
+      const std::string conv = convention == DhConvention::standard ? "standard" : "modified";
+      for (int n = 1; n <= 40; ++n) {
+        std::vector<std::pair<JointMix, std::string>> mixes = {{JointMix::mixed, "mixed"}};
+        if (n % 7 == 1) {
+          mixes.emplace_back(JointMix::revolute, "revolute");
+          mixes.emplace_back(JointMix::prismatic, "prismatic");
+        }
+        for (const auto& [mix, mix_name] : mixes) {
+          const std::string name = conv + " n=" + std::to_string(n) + " " + mix_name;
+          const Chain chain = gen.chain(convention, n, mix, name);
+          out.push_back({name, chain, gen.positions(chain), gen.vector(n, 2.0), gen.vector(n, 20.0),
+                         gen.vector(n, 1.0)});
+        }
+      }
+    }
+    return out;
+  }();
+  return all;
+}
+
+// x = M^-1 b against the Cholesky factor of the composite-body GIM (Saha 1999, Eq. 24), and the
+// residual M x - b.
+TEST(Fixman, SolveAgreesWithMassMatrix) {
+  Worst agreement("fixman_solve vs LLT(M) solve, rel", 1e-10);
+  Worst residual("|M x - b| / (|M| |x|)", 1e-13);
+  for (const Case& c : cases()) {
+    const Model<double> model = c.chain.model();
+    ASSERT_TRUE(denoc::fixman_supports(model)) << denoc::fixman_unsupported_reason(model);
+    Workspace<double> ws(model);
+    const MatX<double> M = denoc::generalized_inertia(model, ws, c.q);
+    const VecX<double> x_ref = M.llt().solve(c.b);
+    const VecX<double> x = denoc::fixman_solve(model, ws, c.q, c.b);
+    agreement.check(relative(x, x_ref), c.name);
+    residual.check(max_abs(M * x - c.b) / (max_abs(M) * max_abs(x)), c.name);
+  }
+}
+
+// M^-1 by columns: M^-1 M = 1, and equal to the inverse through the GIM's Cholesky factor.
+TEST(Fixman, InverseInertiaIsTheInverse) {
+  Worst identity("fixman_inverse_inertia * M - 1, abs", 1e-10);
+  Worst agreement("vs inverse_generalized_inertia, rel", 1e-10);
+  Worst symmetry("M^-1 symmetric, rel", 1e-12);
+  for (const Case& c : cases()) {
+    const Model<double> model = c.chain.model();
+    Workspace<double> ws(model);
+    const int n = c.chain.dof();
+    const MatX<double> M = denoc::generalized_inertia(model, ws, c.q);
+    const MatX<double> M_inv_gim = denoc::inverse_generalized_inertia(model, ws, c.q);
+    const MatX<double> M_inv = denoc::fixman_inverse_inertia(model, ws, c.q);
+    identity.check(max_abs(M_inv * M - MatX<double>::Identity(n, n)), c.name);
+    agreement.check(relative(M_inv, M_inv_gim), c.name);
+    symmetry.check(relative(M_inv, MatX<double>(M_inv.transpose())), c.name);
+  }
+}
+
+// qdd from the Fixman solve against the U D U^T route (Saha 1999, §5.2), and inverting the
+// inverse dynamics.
+TEST(Fixman, ForwardDynamicsAgreesWithUdu) {
+  Worst agreement("forward_dynamics_fixman vs udu, rel", 1e-10);
+  Worst inverse("tau(q, qd, qdd_fixman) - tau, rel", 1e-11);
+  for (const Case& c : cases()) {
+    const Model<double> model = c.chain.model();
+    Workspace<double> ws(model);
+    const VecX<double> qdd_udu = denoc::forward_dynamics(model, ws, c.q, c.qd, c.tau);
+    const VecX<double>& result = denoc::forward_dynamics_fixman(model, ws, c.q, c.qd, c.tau);
+    EXPECT_EQ(&result, &ws.fixman.qdd);
+    const VecX<double> qdd = result;
+    agreement.check(relative(qdd, qdd_udu), c.name);
+    // A backward error: relative to the natural sizes of the terms of tau = M qdd + h (h and
+    // |M| |qdd| are far larger than tau on long fast chains, and M qdd cancels within itself).
+    const VecX<double> h = denoc::bias_forces(model, ws, c.q, c.qd);
+    const MatX<double> M = denoc::generalized_inertia(model, ws, c.q);
+    const double scale = std::max({max_abs(c.tau), max_abs(h), max_abs(M) * max_abs(qdd)});
+    const VecX<double> tau = denoc::inverse_dynamics(model, ws, c.q, c.qd, qdd);
+    inverse.check(max_abs(tau - c.tau) / scale, c.name);
+  }
+}
+
+// One factorisation serves many right-hand sides (fixman_factor, then fixman_apply), and its
+// results do not disturb the DeNOC routes' storage.
+TEST(Fixman, FactorOnceApplyMany) {
+  Generator gen(5);
+  const Chain chain = gen.chain(DhConvention::modified, 9, JointMix::mixed, "n=9");
+  const Model<double> model = chain.model();
+  Workspace<double> ws(model);
+  const VecX<double> q = gen.positions(chain);
+  const MatX<double> M = denoc::generalized_inertia(model, ws, q);
+  ASSERT_TRUE(denoc::fixman_factor(model, ws, q));
+  for (int k = 0; k < 4; ++k) {
+    const VecX<double> b = gen.vector(9, 3.0);
+    const VecX<double> x = denoc::fixman_apply(model, ws, b);
+    EXPECT_LE(relative(M * x, b), 1e-12);
+  }
+  EXPECT_EQ(ws.gim, M);  // the DeNOC GIM is still there
+}
+
+// Float against double: the model cast to float, the inputs rounded to float and fed to both.
+TEST(Fixman, FloatAgreesWithDouble) {
+  Worst solve("fixman_solve float vs double, rel", 2e-3);
+  Worst dynamics("forward_dynamics_fixman float vs double", 2e-3);
+  for (const Case& c : cases()) {
+    if (c.chain.dof() > 12) continue;  // float carries cond(M) eps; longer chains lose more
+    const Model<double> model = c.chain.model();
+    const Model<float> model_f = model.cast<float>();
+    Workspace<double> ws(model);
+    Workspace<float> ws_f(model_f);
+    const VecX<float> q_f = c.q.cast<float>(), qd_f = c.qd.cast<float>(),
+                      tau_f = c.tau.cast<float>(), b_f = c.b.cast<float>();
+    const VecX<double> q = q_f.cast<double>(), qd = qd_f.cast<double>(), tau = tau_f.cast<double>(),
+                       b = b_f.cast<double>();
+    const VecX<double> x = denoc::fixman_solve(model, ws, q, b);
+    const VecX<double> x_f = denoc::fixman_solve(model_f, ws_f, q_f, b_f).cast<double>();
+    solve.check(relative(x_f, x), c.name);
+    const VecX<double> qdd = denoc::forward_dynamics_fixman(model, ws, q, qd, tau);
+    const VecX<double> qdd_f =
+        denoc::forward_dynamics_fixman(model_f, ws_f, q_f, qd_f, tau_f).cast<double>();
+    dynamics.check(relative(qdd_f, qdd), c.name);
+  }
+}
+
+// Step II and Eq. (28): off the constraint (all six coordinates nonzero), the coordinates read
+// back from the transform of Eq. (26), and the Lie derivatives of Eq. (28) along each unit twist,
+// T~ = T E~_i (Eq. 16), equal central differences of those coordinates along exp(eps E~_i).
+TEST(Fixman, LieDerivativesOfScrewCoordinates) {
+  Generator gen(28);
+  Worst round_trip("q(T(q)) - q, abs", 1e-13);
+  Worst derivative("Eq. (28) vs central differences, rel", 1e-8);
+  for (int trial = 0; trial < 50; ++trial) {
+    Vec6<double> q;
+    q << gen.uniform(-1.4, 1.4), gen.uniform(-3, 3), gen.uniform(-3, 3), gen.uniform(-1, 1),
+        gen.uniform(-1, 1), gen.uniform(-1, 1);
+    const Pose34<double> T = denoc::screw_transform(q);
+    const std::string where = "trial " + std::to_string(trial);
+    round_trip.check(max_abs(denoc::screw_coordinates(T) - q), where);
+    for (int i = 0; i < 6; ++i) {
+      const Vec6<double> unit_twist = Vec6<double>::Unit(i);  // e~_i = [w; v]
+      const Vec3<double> w = unit_twist.head<3>(), v = unit_twist.tail<3>();
+      Pose34<double> Td;  // T E~_i
+      Td.R = T.R * denoc::cross_matrix(w);
+      Td.p = T.R * v;
+      const Vec6<double> analytic = denoc::screw_coordinate_derivatives(T, Td);
+      const double h = 1e-6;
+      auto moved = [&](double eps) {  // T exp(eps E~_i): a pure rotation or translation
+        Pose34<double> step;
+        step.R =
+            Eigen::AngleAxisd(eps * w.norm(), i < 3 ? w : Vec3<double>::UnitZ()).toRotationMatrix();
+        step.p = eps * v;
+        return denoc::screw_coordinates(denoc::compose(T, step));
+      };
+      const Vec6<double> numeric = (moved(h) - moved(-h)) / (2 * h);
+      derivative.check(relative(analytic, numeric), where + " direction " + std::to_string(i));
+    }
+  }
+}
+
+// The premise of Eq. (6): H = J_+^-1 I^-1 J_+^-T is the inverse of the free bodies' mass matrix
+// G, whose soft block G11 is the chain's M. H is assembled densely from its blocks (small n
+// only), inverted, and its soft rows and columns compared with the composite-body GIM.
+TEST(Fixman, SoftBlockOfUnconstrainedMassMatrixIsM) {
+  Worst soft("G11 = (H^-1)_ss vs GIM, rel", 1e-10);
+  Generator gen(6);
+  for (DhConvention convention : {DhConvention::standard, DhConvention::modified}) {
+    for (int n : {1, 2, 4, 7}) {
+      const Chain chain = gen.chain(convention, n, JointMix::mixed, "n=" + std::to_string(n));
+      const Model<double> model = chain.model();
+      Workspace<double> ws(model);
+      const VecX<double> q = gen.positions(chain);
+      ASSERT_TRUE(denoc::fixman_factor(model, ws, q));
+      MatX<double> H = MatX<double>::Zero(6 * n, 6 * n);
+      for (int k = 0; k < n; ++k) {
+        H.block<6, 6>(6 * k, 6 * k) = ws.fixman.H_diag[k];
+        if (k + 1 < n) {
+          H.block<6, 6>(6 * k, 6 * k + 6) = ws.fixman.H_upper[k];
+          H.block<6, 6>(6 * k + 6, 6 * k) = ws.fixman.H_upper[k].transpose();
+        }
+      }
+      const MatX<double> G = H.inverse();
+      MatX<double> G11(n, n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          G11(i, j) = G(6 * i, 6 * j);  // row 0 of each joint is its soft coordinate
+      const MatX<double> M = denoc::generalized_inertia(model, ws, q);
+      soft.check(relative(G11, M),
+                 chain.name + (convention == DhConvention::standard ? " std" : " mod"));
+    }
+  }
+}
+
+// The shipped robots: the Stanford arm agrees with the DeNOC routes; the planar arm's links are
+// thin rods (no inertia about their axes), which the method cannot treat: fixman_supports says
+// so, names the link, and the routes return NaN rather than a wrong number.
+TEST(Fixman, ShippedRobots) {
+  const denoc::RobotFile stanford = denoc::load_robot_file(DENOC_ROBOTS_DIR "/stanford.yaml");
+  const Model<double>& model = stanford.model;
+  ASSERT_TRUE(denoc::fixman_supports(model));
+  Workspace<double> ws(model);
+  const int n = model.dof();
+  for (int s = 0; s < 5; ++s) {
+    const VecX<double> q = VecX<double>::LinSpaced(n, -1.0 + 0.3 * s, 1.2 - 0.2 * s);
+    const VecX<double> qd = VecX<double>::LinSpaced(n, 0.5, -0.7);
+    const VecX<double> tau = VecX<double>::LinSpaced(n, 3.0, -2.0);
+    const MatX<double> M_inv = denoc::inverse_generalized_inertia(model, ws, q);
+    EXPECT_LE(relative(denoc::fixman_inverse_inertia(model, ws, q), M_inv), 1e-12);
+    const VecX<double> qdd = denoc::forward_dynamics(model, ws, q, qd, tau);
+    EXPECT_LE(relative(denoc::forward_dynamics_fixman(model, ws, q, qd, tau), qdd), 1e-12);
+  }
+
+  const denoc::RobotFile planar = denoc::load_robot_file(DENOC_ROBOTS_DIR "/planar3.yaml");
+  EXPECT_FALSE(denoc::fixman_supports(planar.model));
+  const std::string reason = denoc::fixman_unsupported_reason(planar.model);
+  EXPECT_NE(reason.find("link 1"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("thin rod"), std::string::npos) << reason;
+  Workspace<double> ws_planar(planar.model);
+  const VecX<double> q = VecX<double>::Constant(3, 0.3);
+  EXPECT_FALSE(denoc::fixman_factor(planar.model, ws_planar, q));
+  EXPECT_TRUE(denoc::fixman_solve(planar.model, ws_planar, q, q).array().isNaN().all());
+  EXPECT_TRUE(denoc::fixman_inverse_inertia(planar.model, ws_planar, q).array().isNaN().all());
+  EXPECT_TRUE(
+      denoc::forward_dynamics_fixman(planar.model, ws_planar, q, q, q).array().isNaN().all());
+}
+
+}  // namespace
