@@ -32,6 +32,9 @@ QUANTITIES = [
     ("gravity", "gravity g(q)", "gravity", "ChainDynParam::JntToGravity", None),
     ("gim_inv", "inverse GIM", "gim_inv", "JntToMass + Eigen LLT, solve I", None),
     ("fd_chol", "forward dynamics, GIM + Cholesky", "fd_chol", "ChainFdSolver_RNE (GIM + LDL)", None),
+    ("ga_id", "inverse dynamics, Gibbs-Appell", "id", "ChainIdSolver_RNE::CartToJnt", None),
+    ("ga_gim", "GIM, Gibbs-Appell", "gim", "ChainDynParam::JntToMass", None),
+    ("ga_fd", "forward dynamics, Gibbs-Appell + Cholesky", "fd_chol", "ChainFdSolver_RNE (GIM + LDL)", None),
 ]
 
 ROWS_BIG = 1_000_000

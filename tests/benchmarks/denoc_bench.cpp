@@ -5,7 +5,8 @@
 //                                 the check (silent unless it fails: exit 1), then the benchmarks
 //
 // Benchmark names, for scripts/bench to parse:
-//   suite/<quantity>/<double|float>/<model>   quantity: id gim bias gravity gim_inv fd_udu fd_chol
+//   suite/<quantity>/<double|float>/<model>   quantity: id gim bias gravity gim_inv fd_udu fd_chol,
+//                                             and ga_id ga_gim ga_fd (Gibbs-Appell, Mata 2002)
 //   kdl/<quantity>/<model>                    quantity: id gim fd (Vereshchagin), and for
 //                                             reference bias gravity gim_inv fd_chol
 //   crossover/<fd_udu|fd_chol>/n:<n>          double, n = 2..100, 200, 400, 1000
@@ -422,6 +423,17 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
   register_benchmark("suite/fd_chol" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
     return denoc::forward_dynamics_cholesky(x.model, x.ws, x.pool.q[k], x.pool.qd[k],
                                             x.pool.tau[k]);
+  });
+  register_benchmark("suite/ga_id" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
+    return denoc::gibbs_appell_inverse_dynamics(x.model, x.ws, x.pool.q[k], x.pool.qd[k],
+                                                x.pool.qdd[k]);
+  });
+  register_benchmark("suite/ga_gim" + tail, c, e, n, [](C& x, std::size_t k) -> const MatX<S>& {
+    return denoc::gibbs_appell_inertia(x.model, x.ws, x.pool.q[k]);
+  });
+  register_benchmark("suite/ga_fd" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
+    return denoc::forward_dynamics_gibbs_appell(x.model, x.ws, x.pool.q[k], x.pool.qd[k],
+                                                x.pool.tau[k]);
   });
 }
 
