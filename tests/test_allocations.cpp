@@ -65,13 +65,15 @@ void* operator new(std::size_t size) {
 void* operator new[](std::size_t size) {
   return operator new(size);
 }
-void operator delete(void* p) noexcept {
+// Not inlined: g++ 12 would then see std::free meet a pointer from operator new and report a
+// mismatch (-Wmismatched-new-delete) that is none, since the pair above allocates with malloc.
+__attribute__((noinline)) void operator delete(void* p) noexcept {
   std::free(p);
 }
 void operator delete[](void* p) noexcept {
   std::free(p);
 }
-void operator delete(void* p, std::size_t) noexcept {
+__attribute__((noinline)) void operator delete(void* p, std::size_t) noexcept {
   std::free(p);
 }
 void operator delete[](void* p, std::size_t) noexcept {
@@ -140,6 +142,16 @@ void expect_no_allocation(int n) {
   EXPECT_EQ(allocations_in(
                 [&] { sink += denoc::forward_dynamics_gibbs_appell(model, ws, q, qd, qdd)[0]; }),
             0);
+  // The extended Fixman routes (lee/fixman.hpp).
+  EXPECT_EQ(allocations_in([&] { sink += denoc::fixman_solve(model, ws, q, qdd)[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] {
+              denoc::fixman_factor(model, ws, q);
+              sink += denoc::fixman_apply(model, ws, qd)[0];
+            }),
+            0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::fixman_inverse_inertia(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(
+      allocations_in([&] { sink += denoc::forward_dynamics_fixman(model, ws, q, qd, qdd)[0]; }), 0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
 

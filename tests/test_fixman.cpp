@@ -273,6 +273,38 @@ TEST(Fixman, SoftBlockOfUnconstrainedMassMatrixIsM) {
   }
 }
 
+// How close to a thin rod a link may be: with the smallest principal moment a fraction `ratio`
+// of the others, the solve loses about 100 eps / ratio (the free body's inertia is inverted in
+// Eq. 20); fixman_supports draws the line at ratio sqrt(eps).
+TEST(Fixman, NearlySingularLinkInertia) {
+  auto rods = [](double ratio) {
+    std::vector<denoc::DhLink<double>> rows;
+    for (int i = 0; i < 12; ++i) {
+      denoc::DhLink<double> r;
+      r.type = i % 3 == 2 ? JointType::prismatic : JointType::revolute;
+      r.a = 0.4, r.b = 0.1, r.alpha = i % 2 ? 1.2 : -0.7, r.mass = 2;
+      r.com = Vec3<double>(-0.2, 0.01, 0.02);
+      const double across = 2 * 0.4 * 0.4 / 12;
+      r.inertia = Vec3<double>(ratio * across, across, across).asDiagonal();
+      rows.push_back(r);
+    }
+    return Model<double>(denoc::links_from_dh(DhConvention::standard, rows));
+  };
+  const VecX<double> q = VecX<double>::LinSpaced(12, -1, 1.3),
+                     b = VecX<double>::LinSpaced(12, 1, -2);
+  for (double ratio : {1e-2, 1e-4, 1e-6}) {
+    const Model<double> model = rods(ratio);
+    EXPECT_TRUE(denoc::fixman_supports(model)) << ratio;
+    Workspace<double> ws(model);
+    const VecX<double> x_ref = denoc::generalized_inertia(model, ws, q).llt().solve(b);
+    const VecX<double> x = denoc::fixman_solve(model, ws, q, b);
+    std::printf("[fixman] inertia ratio %.0e: solve rel error %.1e\n", ratio, relative(x, x_ref));
+    EXPECT_LE(relative(x, x_ref), 1e3 * std::numeric_limits<double>::epsilon() / ratio) << ratio;
+  }
+  EXPECT_FALSE(denoc::fixman_supports(rods(1e-9)));
+  EXPECT_NE(denoc::fixman_unsupported_reason(rods(1e-9)).find("link 1"), std::string::npos);
+}
+
 // The shipped robots: the Stanford arm agrees with the DeNOC routes; the planar arm's links are
 // thin rods (no inertia about their axes), which the method cannot treat: fixman_supports says
 // so, names the link, and the routes return NaN rather than a wrong number.

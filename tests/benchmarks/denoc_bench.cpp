@@ -435,6 +435,14 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
     return denoc::forward_dynamics_gibbs_appell(x.model, x.ws, x.pool.q[k], x.pool.qd[k],
                                                 x.pool.tau[k]);
   });
+  // The extended Fixman route (Lee, Wang and Chirikjian 2007): M^-1 b, and the forward dynamics.
+  register_benchmark("suite/fixman_solve" + tail, c, e, n,
+                     [](C& x, std::size_t k) -> const VecX<S>& {
+                       return denoc::fixman_solve(x.model, x.ws, x.pool.q[k], x.pool.tau[k]);
+                     });
+  register_benchmark("suite/fd_fixman" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
+    return denoc::forward_dynamics_fixman(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.tau[k]);
+  });
 }
 
 void register_kdl(const ModelSpec& spec, const Pool<double>& pool) {
