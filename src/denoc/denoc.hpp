@@ -9,6 +9,7 @@
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
+#include "denoc/saha/inverse_inertia.hpp"
 
 namespace denoc {
 
@@ -35,7 +36,8 @@ namespace denoc {
                                              ConstVectorRef<S>, ConstVectorRef<S>);             \
   KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                          \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
-  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
+  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);               \
+  KEYWORD const MatX<S>& inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
 
 #ifndef DENOC_INSTANTIATING
 DENOC_ALGORITHMS(extern template, float)

@@ -45,6 +45,12 @@ struct Workspace {
   VecX<S> tau_hat;                  // U^-1 phi, Eq. (34), then D^-1 of it (tau~ of step 2)
   VecX<S> qdd;                      // joint accelerations, Eq. (36)
   MatX<S> U;                        // unit upper triangular factor of I = U D U^T, Eqs. (46), (53)
+
+  // Inverse inertia matrix from the U D U^T factors, O(n^2) (inverse_inertia.hpp).
+  Eigen::Matrix<S, 18, Eigen::Dynamic> udu_axes;  // per joint in base axes: p_i, ell_i, c_i, I_i
+  Eigen::Matrix<S, 25, Eigen::Dynamic> udu_O;     // per joint at the base origin, for the sweeps
+  Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor> inverse_inertia_rows;  // eta^k, then mu^k
+  MatX<S> inverse_inertia;                                                    // I^-1
 };
 
 template <typename S>
@@ -73,6 +79,10 @@ Workspace<S>::Workspace(const Model<S>& model)
       m_hat(VecX<S>::Zero(model.dof())),
       tau_hat(VecX<S>::Zero(model.dof())),
       qdd(VecX<S>::Zero(model.dof())),
-      U(MatX<S>::Identity(model.dof(), model.dof())) {}
+      U(MatX<S>::Identity(model.dof(), model.dof())),
+      udu_axes(18, model.dof()),
+      udu_O(25, model.dof()),
+      inverse_inertia_rows(6, model.dof()),
+      inverse_inertia(MatX<S>::Zero(model.dof(), model.dof())) {}
 
 }  // namespace denoc
