@@ -117,14 +117,15 @@ double tolerance(const MatX<double>& M) {
 }
 
 TEST(InverseInertia, AgreesWithTheCholeskyRoute) {
-  Worst agreement("udu vs cholesky");
+  Worst short_chains("udu vs cholesky, n <= 100"), long_chains("udu vs cholesky, n = 300");
   for (const Case& c : cases()) {
     const Model<double> model = c.chain.model();
     Workspace<double> ws(model);
     const MatX<double> cholesky = denoc::inverse_generalized_inertia(model, ws, c.q);
     ASSERT_TRUE(ws.gim_factored) << c.name;
     const double tol = tolerance(ws.gim);
-    agreement.check(normwise(denoc::inverse_inertia_udu(model, ws, c.q), cholesky), tol, c.name);
+    (model.dof() <= 100 ? short_chains : long_chains)
+        .check(normwise(denoc::inverse_inertia_udu(model, ws, c.q), cholesky), tol, c.name);
   }
 }
 

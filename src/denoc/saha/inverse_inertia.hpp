@@ -46,25 +46,31 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
   }
 }
 
-// B^T M B for a symmetric 6x6 M = [A K; K^T C] about C_{i+1} seen from C_i, all
-// in base axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_inertia without
-// the rotation):
-//   A' = A + L K^T - K L - L C L,   K' = K + L C,   C' = C.
+// B^T M B + M_i for a symmetric 6x6 M = [A K; K^T C] about C_{i+1} seen from C_i, all in base
+// axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_inertia without the rotation), plus the
+// link's own M_i = [I 0; 0 m 1] about C_i (Eq. 50):
+//   A' = A + L K^T - K L - L C L + I,   K' = K + L C,   C' = C + m 1,
+// with the products by L as cross products (x^T L = -(ell x x)^T) and A' as symmetric. I holds
+// I_00, I_11, I_22, I_01, I_02, I_12.
 template <typename S>
-inline Mat6<S> shift_inertia(const Vec3<S>& ell, const Mat6<S>& M) {
-  const Mat3<S> L = cross_matrix(ell);
-  const Mat3<S> C = M.template bottomRightCorner<3, 3>();
-  const Mat3<S> K = M.template topRightCorner<3, 3>();
-  const Mat3<S> LC = L * C;
-  const Mat3<S> LKt = L * K.transpose();
+inline Mat6<S> shift_inertia_add(const Vec3<S>& ell, const Mat6<S>& M, const S* I, S m) {
+  Mat3<S> LC, LKt, LCL;
+  for (int j = 0; j < 3; ++j) {
+    LC.col(j) = cross(ell, Vec3<S>(M.template block<3, 1>(3, 3 + j)));
+    LKt.col(j) = cross(ell, Vec3<S>(M.template block<1, 3>(j, 3).transpose()));
+  }
+  for (int r = 0; r < 3; ++r)
+    LCL.row(r) = -cross(ell, Vec3<S>(LC.row(r).transpose())).transpose();
   Mat6<S> out;
-  Mat3<S> A = M.template topLeftCorner<3, 3>();
-  A += LKt + LKt.transpose();  // L K^T - K L, as L^T = -L
-  A.noalias() -= LC * L;
-  out.template topLeftCorner<3, 3>() = A;
-  out.template topRightCorner<3, 3>() = K + LC;
+  for (int r = 0; r < 3; ++r) {
+    out(r, r) = M(r, r) + 2 * LKt(r, r) - LCL(r, r) + I[r];
+    for (int c = r + 1; c < 3; ++c)
+      out(r, c) = out(c, r) = M(r, c) + LKt(r, c) + LKt(c, r) - LCL(r, c) + I[r + c + 2];
+  }
+  out.template topRightCorner<3, 3>() = M.template topRightCorner<3, 3>() + LC;
   out.template bottomLeftCorner<3, 3>() = out.template topRightCorner<3, 3>().transpose();
-  out.template bottomRightCorner<3, 3>() = C;
+  out.template bottomRightCorner<3, 3>() = M.template bottomRightCorner<3, 3>();
+  out.template bottomRightCorner<3, 3>().diagonal().array() += m;
   return out;
 }
 
@@ -89,18 +95,18 @@ void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
   for (int i = model.dof() - 1; i >= 0; --i) {
     const auto g = ws.udu_axes.col(i);
     const S mass = model.joint(i).M.mass;
-    Mat6<S> M_hat;                          // M_i of Eq. (2) about C_i: [I 0; 0 m 1]
-    M_hat << g[12], g[15], g[16], 0, 0, 0,  //
-        g[15], g[13], g[17], 0, 0, 0,       //
-        g[16], g[17], g[14], 0, 0, 0,       //
-        0, 0, 0, mass, 0, 0,                //
-        0, 0, 0, 0, mass, 0,                //
-        0, 0, 0, 0, 0, mass;
+    Mat6<S> M_hat;
     if (i + 1 < model.dof()) {
-      // M^_{i+1} - psi^_{i+1} psi_{i+1}^T: the outer body as the joint i+1 lets
-      // it move.
+      // M^_{i+1} - psi^_{i+1} psi_{i+1}^T: the outer body as the joint i+1 lets it move.
       M_outer.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
-      M_hat += shift_inertia(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_outer);
+      M_hat = shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_outer,
+                                &g.coeffRef(12), mass);
+    } else {  // M^_n = M_n = [I 0; 0 m 1] about C_n
+      M_hat.setZero();
+      M_hat(0, 0) = g[12], M_hat(1, 1) = g[13], M_hat(2, 2) = g[14];
+      M_hat(0, 1) = M_hat(1, 0) = g[15], M_hat(0, 2) = M_hat(2, 0) = g[16];
+      M_hat(1, 2) = M_hat(2, 1) = g[17];
+      M_hat(3, 3) = M_hat(4, 4) = M_hat(5, 5) = mass;
     }
     const Vec6<S> p = g.template head<6>();
     const Vec6<S> psi_hat = M_hat * p;
