@@ -1,6 +1,6 @@
 // Seeded random serial chains for the tests: DH rows (both conventions, mixed revolute and
 // prismatic joints, full inertia tensors about the mass centre, gravity in an odd direction) and
-// random states. Shared by test_identities.cpp and test_fixman.cpp.
+// random states. Shared by test_identities.cpp, test_fixman.cpp and test_inverse_inertia.cpp.
 #pragma once
 
 #include <Eigen/Geometry>

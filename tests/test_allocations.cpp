@@ -121,6 +121,7 @@ void expect_no_allocation(int n) {
   EXPECT_EQ(allocations_in([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
   EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_generalized_inertia(model, ws, q)(0, 0); }),
             0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_inertia_udu(model, ws, q)(0, 0); }), 0);
   EXPECT_EQ(allocations_in([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
   EXPECT_EQ(allocations_in([&] { sink += denoc::potential_energy(model, ws, q); }), 0);
   EXPECT_EQ(allocations_in([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }), 0);

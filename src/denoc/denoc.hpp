@@ -11,6 +11,7 @@
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
+#include "denoc/saha/inverse_inertia.hpp"
 
 namespace denoc {
 
@@ -61,7 +62,8 @@ namespace denoc {
   KEYWORD const VecX<S>& forward_dynamics_fixman<S>(                                            \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
   KEYWORD std::string fixman_unsupported_reason<S>(const Model<S>&);                            \
-  KEYWORD bool fixman_supports<S>(const Model<S>&);
+  KEYWORD bool fixman_supports<S>(const Model<S>&);                                             \
+  KEYWORD const MatX<S>& inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
 
 #ifndef DENOC_INSTANTIATING
 DENOC_ALGORITHMS(extern template, float)

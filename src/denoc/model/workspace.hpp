@@ -134,6 +134,11 @@ struct Workspace {
   GibbsAppellWorkspace<S> ga;
   // Extended Fixman solve, Lee, Wang and Chirikjian (2007) (lee/fixman.hpp): its own storage.
   FixmanWorkspace<S> fixman;
+  // Inverse inertia matrix from the U D U^T factors, O(n^2) (inverse_inertia.hpp).
+  Eigen::Matrix<S, 18, Eigen::Dynamic> udu_axes;  // per joint in base axes: p_i, ell_i, c_i, I_i
+  Eigen::Matrix<S, 25, Eigen::Dynamic> udu_O;     // per joint at the base origin, for the sweeps
+  Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor> inverse_inertia_rows;  // eta^k, then mu^k
+  MatX<S> inverse_inertia;                                                    // I^-1
 };
 
 template <typename S>
@@ -164,6 +169,10 @@ Workspace<S>::Workspace(const Model<S>& model)
       qdd(VecX<S>::Zero(model.dof())),
       U(MatX<S>::Identity(model.dof(), model.dof())),
       ga(model),
-      fixman(model.dof()) {}
+      fixman(model.dof()),
+      udu_axes(18, model.dof()),
+      udu_O(25, model.dof()),
+      inverse_inertia_rows(6, model.dof()),
+      inverse_inertia(MatX<S>::Zero(model.dof(), model.dof())) {}
 
 }  // namespace denoc

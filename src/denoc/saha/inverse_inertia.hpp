@@ -1,0 +1,230 @@
+// The inverse of the generalized inertia matrix in O(n^2) from its U D U^T
+// factors, without forming I: Saha (1999) Section 5.2 and Appendix B (the UDU^T
+// paper, Saha 1997) run for the n right-hand sides phi = e_k at once. I^-1 =
+// U^-T D^-1 U^-1, and column k of I^-1 is the forward dynamics of Eqs.
+// (34)-(37) with phi = e_k:
+//   Y = U^-1       backward, Eqs. (34)-(35): eta wrenches
+//   Z = D^-1 Y     step 2 of Section 5.2
+//   X = U^-T Z     forward, Eqs. (36)-(37): mu twists
+// The O(n^3) route (inverse_generalized_inertia: form I, Cholesky, L^-T L^-1)
+// is the reference, and the `cholesky` route.
+#pragma once
+
+#include "denoc/saha/forward_dynamics.hpp"
+
+namespace denoc {
+
+// The factors in the base frame's axes. Eqs. (47)-(50) are run with every link
+// quantity about its own mass centre C_i as before, but in the axes of the base
+// frame instead of J_i's: then B_{i+1,i} is a shift of the reference point by
+// ell_i (from C_i to C_{i+1}) without a rotation, and the articulated-body step
+// of Eq. (50) is the shift alone, about a third of the work of the local form;
+// each link's inertia is rotated once instead. Results are referred to the base
+// origin O for the sweeps (see udu_factors_at_base_origin).
+
+// Pass 1, from the base outwards: R_i (orientation of J_i) and c_i (C_i) in the
+// base frame; p_i, ell_i and the link's inertia tensor about C_i in base axes.
+template <typename S>
+void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
+  Mat3<S> R = Mat3<S>::Identity();
+  Vec3<S> c = Vec3<S>::Zero();  // C_0 is the base origin
+  for (int i = 0; i < model.dof(); ++i) {
+    const Mat3<S> R_i = R * ws.E[i];
+    R = R_i;
+    const Vec3<S> l = R * ws.ell[i];  // from C_{i-1} to C_i
+    c += l;
+    const Joint<S>& joint = model.joint(i);
+    const Vec3<S> axis = joint.p[2] * R.col(2);  // p_i = [s e_z; p_v] (Eqs. 13, 15)
+    const Vec3<S> p_v = R * linear(joint.p);
+    const Mat3<S> I = rotate_symmetric(R, joint.M.rotational);
+    auto g = ws.udu_axes.col(i);
+    g.template segment<3>(0) = axis;
+    g.template segment<3>(3) = p_v;
+    g.template segment<3>(6) = l;
+    g.template segment<3>(9) = c;
+    g.template segment<6>(12) << I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2);
+  }
+}
+
+// B^T M B + M_i for a symmetric 6x6 M = [A K; K^T C] about C_{i+1} seen from C_i, all in base
+// axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_inertia without the rotation), plus the
+// link's own M_i = [I 0; 0 m 1] about C_i (Eq. 50):
+//   A' = A + L K^T - K L - L C L + I,   K' = K + L C,   C' = C + m 1,
+// with the products by L as cross products (x^T L = -(ell x x)^T) and A' as symmetric. I holds
+// I_00, I_11, I_22, I_01, I_02, I_12.
+template <typename S>
+inline Mat6<S> shift_inertia_add(const Vec3<S>& ell, const Mat6<S>& M, const S* I, S m) {
+  Mat3<S> LC, LKt, LCL;
+  for (int j = 0; j < 3; ++j) {
+    LC.col(j) = cross(ell, Vec3<S>(M.template block<3, 1>(3, 3 + j)));
+    LKt.col(j) = cross(ell, Vec3<S>(M.template block<1, 3>(j, 3).transpose()));
+  }
+  for (int r = 0; r < 3; ++r)
+    LCL.row(r) = -cross(ell, Vec3<S>(LC.row(r).transpose())).transpose();
+  Mat6<S> out;
+  for (int r = 0; r < 3; ++r) {
+    out(r, r) = M(r, r) + 2 * LKt(r, r) - LCL(r, r) + I[r];
+    for (int c = r + 1; c < 3; ++c)
+      out(r, c) = out(c, r) = M(r, c) + LKt(r, c) + LKt(c, r) - LCL(r, c) + I[r + c + 2];
+  }
+  out.template topRightCorner<3, 3>() = M.template topRightCorner<3, 3>() + LC;
+  out.template bottomLeftCorner<3, 3>() = out.template topRightCorner<3, 3>().transpose();
+  out.template bottomRightCorner<3, 3>() = M.template bottomRightCorner<3, 3>();
+  out.template bottomRightCorner<3, 3>().diagonal().array() += m;
+  return out;
+}
+
+// Pass 2, from the tip inwards, Eqs. (47)-(50) in base axes:
+//   M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi^_{i+1}^T / m^_{i+1})
+//   B_{i+1,i} psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i,  psi_i = psi^_i / m^_i
+// then p_i and psi^_i referred to the base origin O, as gim_in_base_frame
+// refers p_i: there every twist and wrench is of the same point, so B_ij = 1 in
+// Eqs. (35) and (37) and the eta and mu of different joints simply add:
+//   p_i^O    = [p_w; p_v + c_i x p_w]     (a twist carried from C_i to O)
+//   psi^_i^O = [n + c_i x f; f]           (a wrench [n; f] carried from C_i to
+//   O)
+// Stored as the sweeps use them, column i of ws.udu_O: a_i = -p_i^O / m^_i
+// (rows 0-5: the sign of Eq. 34's subtraction folded in) and b_i = psi^_i^O
+// (6-11) for the backward sweep, psi_i^O (12-17) and p_i^O (18-23) for the
+// forward one, 1 / m^_i (24), the diagonal of D^-1.
+template <typename S>
+void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
+  Mat6<S> M_outer = Mat6<S>::Zero();    // M^_{i+1}
+  Vec6<S> psi_outer = Vec6<S>::Zero();  // psi^_{i+1}
+  S d_outer = S(0);                     // 1 / m^_{i+1}
+  for (int i = model.dof() - 1; i >= 0; --i) {
+    const auto g = ws.udu_axes.col(i);
+    const S mass = model.joint(i).M.mass;
+    Mat6<S> M_hat;
+    if (i + 1 < model.dof()) {
+      // M^_{i+1} - psi^_{i+1} psi_{i+1}^T: the outer body as the joint i+1 lets it move.
+      M_outer.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
+      M_hat = shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_outer,
+                                &g.coeffRef(12), mass);
+    } else {  // M^_n = M_n = [I 0; 0 m 1] about C_n
+      M_hat.setZero();
+      M_hat(0, 0) = g[12], M_hat(1, 1) = g[13], M_hat(2, 2) = g[14];
+      M_hat(0, 1) = M_hat(1, 0) = g[15], M_hat(0, 2) = M_hat(2, 0) = g[16];
+      M_hat(1, 2) = M_hat(2, 1) = g[17];
+      M_hat(3, 3) = M_hat(4, 4) = M_hat(5, 5) = mass;
+    }
+    const Vec6<S> p = g.template head<6>();
+    const Vec6<S> psi_hat = M_hat * p;
+    const S d = S(1) / p.dot(psi_hat);
+    const Vec3<S> c = g.template segment<3>(9);
+    const Vec3<S> axis = p.template head<3>(), f = psi_hat.template tail<3>();
+    const Vec3<S> p_v = Vec3<S>(p.template tail<3>()) + cross(c, axis);
+    const Vec3<S> n = Vec3<S>(psi_hat.template head<3>()) + cross(c, f);
+    S* out = ws.udu_O.col(i).data();
+    for (int k = 0; k < 3; ++k) {
+      out[k] = -axis[k] * d;
+      out[k + 3] = -p_v[k] * d;
+      out[k + 6] = n[k];
+      out[k + 9] = f[k];
+      out[k + 12] = n[k] * d;
+      out[k + 15] = f[k] * d;
+      out[k + 18] = axis[k];
+      out[k + 21] = p_v[k];
+    }
+    out[24] = d;
+    M_outer = M_hat;
+    psi_outer = psi_hat;
+    d_outer = d;
+  }
+}
+
+// The sweeps carry n six-vectors (wrenches, then twists) as component rows: row r holds
+// component r, entry k the vector of column k of I^-1. Each step treats a contiguous range of
+// columns with the same joint data: loops over plain, distinct (__restrict) rows that the
+// compiler vectorises, as transfer_wrench_rows does for the GIM.
+
+// One step of Eqs. (34)-(35) at joint i for the columns k in [begin, end) (k > i), whose eta
+// wrench is nonzero at joint i:
+//   z_ik = Y_ik / m^_i = -(p_i^O / m^_i)^T eta^k = a_i^T eta^k,   eta^k <- eta^k + psi^_i^O z_ik
+// (psi_i^O Y_ik = psi^_i^O z_ik). z goes to out[k].
+template <typename S>
+inline void eta_step(const S* __restrict a, const S* __restrict b, S* __restrict r0,
+                     S* __restrict r1, S* __restrict r2, S* __restrict r3, S* __restrict r4,
+                     S* __restrict r5, int begin, int end, S* __restrict out) {
+  const S a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5];
+  const S b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3], b4 = b[4], b5 = b[5];
+  for (int k = begin; k < end; ++k) {
+    const S z = a0 * r0[k] + a1 * r1[k] + a2 * r2[k] + a3 * r3[k] + a4 * r4[k] + a5 * r5[k];
+    out[k] = z;
+    r0[k] += b0 * z;
+    r1[k] += b1 * z;
+    r2[k] += b2 * z;
+    r3[k] += b3 * z;
+    r4[k] += b4 * z;
+    r5[k] += b5 * z;
+  }
+}
+
+// One step of Eqs. (36)-(37) at joint i for the columns k in [begin, end) (k >= i):
+//   x_ik = z_ik - (psi_i^O)^T mu^k,   mu^k <- mu^k + p_i^O x_ik
+// z_ik is read from io[k] and x_ik written over it.
+template <typename S>
+inline void mu_step(const S* __restrict s, const S* __restrict p, S* __restrict r0,
+                    S* __restrict r1, S* __restrict r2, S* __restrict r3, S* __restrict r4,
+                    S* __restrict r5, int begin, int end, S* __restrict io) {
+  const S s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4], s5 = s[5];
+  const S p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3], p4 = p[4], p5 = p[5];
+  for (int k = begin; k < end; ++k) {
+    const S x =
+        io[k] - (s0 * r0[k] + s1 * r1[k] + s2 * r2[k] + s3 * r3[k] + s4 * r4[k] + s5 * r5[k]);
+    io[k] = x;
+    r0[k] += p0 * x;
+    r1[k] += p1 * x;
+    r2[k] += p2 * x;
+    r3[k] += p3 * x;
+    r4[k] += p4 * x;
+    r5[k] += p5 * x;
+  }
+}
+
+// I^-1 = U^-T D^-1 U^-1 (Eqs. 34-37 with phi = e_k for every k), O(n^2).
+// Returns ws.inverse_inertia.
+//
+// Backward, joint i from the tip: the eta wrench of column k is zero at the
+// joints outside k's support (i >= k), so only the columns k > i take a step
+// there: sum_i (n - 1 - i) steps. Column i enters with Y_ii = 1, eta^i =
+// psi_i^O. Forward, joint i from the base: X = I^-1 is symmetric, so only its
+// upper triangle is computed, X_ik for k >= i; the mu twists of those columns
+// at joint i-1 are built from X_jk with j < i <= k, upper-triangle entries
+// themselves. Row i of the upper triangle is kept as column i of the lower one,
+// so that every step writes and reads contiguous memory: z_ik, then x_ik, in
+// X(k, i). Mirrored at the end.
+template <typename S>
+const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  update_joint_frames(model, ws, q);
+  udu_base_axes(model, ws);
+  udu_factors_at_base_origin(model, ws);  // Eqs. (47)-(50)
+  const int n = model.dof();
+  MatX<S>& X = ws.inverse_inertia;
+  auto& W = ws.inverse_inertia_rows;
+  S *r0 = W.row(0).data(), *r1 = W.row(1).data(), *r2 = W.row(2).data(), *r3 = W.row(3).data(),
+    *r4 = W.row(4).data(), *r5 = W.row(5).data();
+  // Backward sweep, Eqs. (34)-(35): z_ik = Y_ik / m^_i into X(k, i).
+  for (int i = n - 1; i >= 0; --i) {
+    const S* g = ws.udu_O.col(i).data();
+    S* out = X.col(i).data();
+    if (i + 1 < n) eta_step(g, g + 6, r0, r1, r2, r3, r4, r5, i + 1, n, out);
+    out[i] = g[24];  // D^-1, step 2 of Section 5.2
+    // eta^i = psi_i^O Y_ii, Y_ii = 1
+    r0[i] = g[12], r1[i] = g[13], r2[i] = g[14], r3[i] = g[15], r4[i] = g[16], r5[i] = g[17];
+  }
+  // Forward sweep, Eqs. (36)-(37): x_ik over z_ik in X(k, i), k >= i; mu^k = 0 at the base. Row i
+  // is mirrored as soon as it is done, while its column is still in cache (on long chains the
+  // rows' cache lines are reused by the next few joints).
+  W.setZero();
+  for (int i = 0; i < n; ++i) {
+    const S* g = ws.udu_O.col(i).data();
+    S* column = X.col(i).data();
+    mu_step(g + 12, g + 18, r0, r1, r2, r3, r4, r5, i, n, column);
+    for (int k = i + 1; k < n; ++k)
+      X(i, k) = column[k];
+  }
+  return X;
+}
+
+}  // namespace denoc
