@@ -123,6 +123,25 @@ TEST_F(RfdsimCli, AlgorithmsAndMethodsAgree) {
   EXPECT_LT(max_q_difference(rows_of(loose.out), reference, 3), 1e-6);
 }
 
+// Spec §5: the four forward-dynamics routes integrate the same motion of the Stanford arm (whose
+// links all have full inertia tensors, as the Fixman route needs); planar3's thin rods are
+// refused by the Fixman route with exit 2, before any output.
+TEST_F(RfdsimCli, EveryAlgorithmGivesTheSameMotion) {
+  const std::string tight = "'" + kStanford + "' --free-fall --t-end 0.5 --rtol 1e-12 --atol 1e-12";
+  const Result udu = rfdsim(tight);
+  ASSERT_EQ(udu.status, 0) << udu.err;
+  const auto reference = rows_of(udu.out);
+  for (const char* algorithm : {"cholesky", "gibbs-appell", "fixman"}) {
+    const Result r = rfdsim(tight + " --algorithm " + algorithm);
+    ASSERT_EQ(r.status, 0) << algorithm << ": " << r.err;
+    EXPECT_LT(max_q_difference(rows_of(r.out), reference, 6), 1e-9) << algorithm;
+  }
+  const Result refused = rfdsim("'" + kPlanar + "' --free-fall --algorithm fixman -o out.csv");
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("--algorithm fixman: link"), std::string::npos) << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "out.csv"));
+}
+
 TEST_F(RfdsimCli, InitialStateOverridesInSiUnits) {
   // The Stanford file gives q in degrees; --q0 is rad and m (joint 3 is prismatic).
   const Result r = rfdsim("'" + kStanford +

@@ -2,6 +2,8 @@
 // against the library; exit codes and messages for bad input (spec §2-§4).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
 #include <functional>
 #include <random>
 
@@ -100,7 +102,7 @@ TEST_F(RidimCli, EveryQuantityEqualsTheLibrary) {
       {"--quantity inverse-mass-matrix",
        "t,Minv_1_1,Minv_1_2,Minv_1_3,Minv_2_1,Minv_2_2,Minv_2_3,Minv_3_1,Minv_3_2,Minv_3_3",
        [&](Q q, Q, Q) -> denoc::MatX<double> {
-         return denoc::inverse_generalized_inertia(model, ws, q).transpose();
+         return denoc::inverse_inertia_udu(model, ws, q).transpose();
        }},
       {"--quantity bias", "t,h1,h2,h3",
        [&](Q q, Q qd, Q) -> denoc::MatX<double> { return denoc::bias_forces(model, ws, q, qd); }},
@@ -181,6 +183,129 @@ TEST_F(RidimCli, BadRobotFileNamesTheKeyAndKeepsTheOutputFile) {
   r = ridim("nomass.yaml");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("nomass.yaml: links[2].mass: missing"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+// Spec §5: every route of every quantity, on the Stanford arm (revolute and prismatic joints).
+// Each route's rows are the library's own to the last bit, and the routes agree with one
+// another: torques and inertia matrices to 1e-12 relative, inverses to 1e-10 (issue 12).
+TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
+  std::vector<denoc::VecX<double>> states;
+  write("traj.csv", random_trajectory(6, 20, states));
+  const denoc::RobotFile robot = denoc::load_robot_file(kStanford);
+  const denoc::Model<double>& model = robot.model;
+  denoc::Workspace<double> ws(model);
+  using Q = denoc::ConstVectorRef<double>;
+  using Route = std::function<denoc::MatX<double>(Q, Q, Q)>;
+  struct Case {
+    std::string quantity;
+    double tolerance;
+    std::vector<std::pair<std::string, Route>> routes;  // the default first
+  };
+  const Case cases[] = {
+      {"torques",
+       1e-12,
+       {{"denoc",
+         [&](Q q, Q qd, Q qdd) -> denoc::MatX<double> {
+           return denoc::inverse_dynamics(model, ws, q, qd, qdd);
+         }},
+        {"gibbs-appell",
+         [&](Q q, Q qd, Q qdd) -> denoc::MatX<double> {
+           return denoc::gibbs_appell_inverse_dynamics(model, ws, q, qd, qdd);
+         }}}},
+      {"bias",
+       1e-12,
+       {{"denoc",
+         [&](Q q, Q qd, Q) -> denoc::MatX<double> { return denoc::bias_forces(model, ws, q, qd); }},
+        {"gibbs-appell",
+         [&](Q q, Q qd, Q) -> denoc::MatX<double> {
+           return denoc::gibbs_appell_bias(model, ws, q, qd);
+         }}}},
+      {"gravity",
+       1e-12,
+       {{"denoc",
+         [&](Q q, Q, Q) -> denoc::MatX<double> { return denoc::gravity_forces(model, ws, q); }},
+        {"gibbs-appell",
+         [&](Q q, Q, Q) -> denoc::MatX<double> {
+           return denoc::gibbs_appell_gravity(model, ws, q);
+         }}}},
+      {"mass-matrix",
+       1e-12,
+       {{"denoc",
+         [&](Q q, Q, Q) -> denoc::MatX<double> {
+           return denoc::generalized_inertia(model, ws, q).transpose();
+         }},
+        {"gibbs-appell",
+         [&](Q q, Q, Q) -> denoc::MatX<double> {
+           return denoc::gibbs_appell_inertia(model, ws, q).transpose();
+         }}}},
+      {"inverse-mass-matrix",
+       1e-10,
+       {{"udu",
+         [&](Q q, Q, Q) -> denoc::MatX<double> {
+           return denoc::inverse_inertia_udu(model, ws, q).transpose();
+         }},
+        {"fixman",
+         [&](Q q, Q, Q) -> denoc::MatX<double> {
+           return denoc::fixman_inverse_inertia(model, ws, q).transpose();
+         }},
+        {"cholesky", [&](Q q, Q, Q) -> denoc::MatX<double> {
+           return denoc::inverse_generalized_inertia(model, ws, q).transpose();
+         }}}}};
+  for (const Case& c : cases) {
+    std::vector<std::vector<std::vector<double>>> outputs;  // per route, its rows
+    for (std::size_t k = 0; k <= c.routes.size(); ++k) {
+      // k == 0: no --algorithm, which must be the first (default) route.
+      const auto& [name, route] = c.routes[k == 0 ? 0 : k - 1];
+      const std::string option =
+          "--quantity " + c.quantity + (k == 0 ? std::string() : " --algorithm " + name);
+      const Result r = ridim("'" + kStanford + "' traj.csv " + option);
+      ASSERT_EQ(r.status, 0) << option << ": " << r.err;
+      const auto lines = lines_of(r.out);
+      ASSERT_EQ(lines.size(), states.size() + 1) << option;
+      std::vector<std::vector<double>> rows;
+      for (std::size_t j = 0; j < states.size(); ++j) {
+        const denoc::VecX<double>& s = states[j];
+        const denoc::MatX<double> expected =
+            route(s.segment(0, 6), s.segment(6, 6), s.segment(12, 6));
+        rows.push_back(numbers_of(lines[j + 1]));
+        ASSERT_EQ(rows.back().size(), static_cast<std::size_t>(expected.size()) + 1) << option;
+        for (Eigen::Index i = 0; i < expected.size(); ++i)
+          EXPECT_EQ(rows.back()[static_cast<std::size_t>(i) + 1], expected.data()[i]) << option;
+      }
+      outputs.push_back(rows);
+    }
+    for (std::size_t k = 1; k < outputs.size(); ++k) {
+      for (std::size_t j = 0; j < states.size(); ++j) {
+        const auto& a = outputs[k][j];
+        const auto& b = outputs[0][j];
+        double diff = 0, norm = 0;
+        for (std::size_t i = 1; i < a.size(); ++i) {
+          diff += (a[i] - b[i]) * (a[i] - b[i]);
+          norm += b[i] * b[i];
+        }
+        EXPECT_LE(std::sqrt(diff), c.tolerance * std::sqrt(norm)) << c.quantity << " route " << k;
+      }
+    }
+  }
+}
+
+TEST_F(RidimCli, AlgorithmMustApplyToTheQuantity) {
+  Result r = ridim("'" + kStanford + "' --quantity torques --algorithm fixman");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--algorithm fixman"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--quantity torques"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = ridim("'" + kStanford + "' --quantity inverse-mass-matrix --algorithm gibbs-appell -o x.csv");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("udu, fixman, cholesky"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "x.csv"));
+  EXPECT_EQ(ridim("'" + kStanford + "' --algorithm no-such-route").status, 2);
+  // planar3's links are thin rods (zero moment about their axis): the Fixman route, which
+  // inverts each link's inertia as a free body, refuses it by name instead of a wrong number.
+  r = ridim("'" + kPlanar + "' --quantity inverse-mass-matrix --algorithm fixman");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--algorithm fixman: link"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
 }
 

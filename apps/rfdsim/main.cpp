@@ -66,8 +66,13 @@ int main(int argc, char** argv) {
                  "(default: only when it can no longer advance t)")
       ->option_text("S");
   app.add_option("--algorithm", algorithm,
-                 "udu (default): O(n) forward dynamics through I = U D U^T;\n"
-                 "cholesky: form I and factor it, O(n^3)")
+                 "udu (default)  O(n): I = U D U^T without forming I, Saha (1999, 1997)\n"
+                 "cholesky       form I (composite bodies) and factor it, O(n^3)\n"
+                 "gibbs-appell   Mata et al. (2002): Gibbs-Appell bias and inertia matrix\n"
+                 "               (its Hessian, O(n^2)), then Cholesky, O(n^3)\n"
+                 "fixman         Lee, Wang and Chirikjian (2007): I qdd = phi by the extended\n"
+                 "               Fixman theorem, O(n); needs every link's inertia tensor\n"
+                 "               positive definite")
       ->check(CLI::IsMember(algorithms))
       ->default_val(algorithm)
       ->option_text("NAME");

@@ -15,6 +15,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> quantity_names;
   for (const auto& [name, value] : denoc::quantity_names())
     quantity_names.push_back(name);
+  std::string algorithm;
+  std::vector<std::string> algorithm_names;
+  for (const auto& [name, value] : denoc::ridim_algorithm_names())
+    algorithm_names.push_back(name);
 
   CLI::App app{
       "ridim: joint forces (or the inertia matrix, its inverse, the bias or the gravity vector)\n"
@@ -29,6 +33,20 @@ int main(int argc, char** argv) {
                  "What to compute at each sample: torques (default), mass-matrix,\n"
                  "inverse-mass-matrix, bias (tau with qdd = 0) or gravity (tau with qd = qdd = 0)")
       ->check(CLI::IsMember(quantity_names))
+      ->option_text("NAME");
+  app.add_option("--algorithm", algorithm,
+                 "The route; which apply depends on --quantity:\n"
+                 "torques, bias, gravity, mass-matrix:\n"
+                 "  denoc (default)  Saha (1999) DeNOC: O(n) recursions, the inertia matrix\n"
+                 "                   from composite bodies, Eqs. (23b)-(24), O(n^2)\n"
+                 "  gibbs-appell     Mata et al. (2002) Gibbs-Appell: O(n) inverse dynamics,\n"
+                 "                   the inertia matrix as the Gibbs function's Hessian, O(n^2)\n"
+                 "inverse-mass-matrix:\n"
+                 "  udu (default)    from the U D U^T factors of Saha (1997), O(n^2)\n"
+                 "  fixman           Lee, Wang and Chirikjian (2007), extended Fixman theorem:\n"
+                 "                   each column in O(n), O(n^2) in all\n"
+                 "  cholesky         form the matrix, factor and invert it, O(n^3)")
+      ->check(CLI::IsMember(algorithm_names))
       ->option_text("NAME");
   app.footer(
       "Examples:\n"
@@ -47,6 +65,9 @@ int main(int argc, char** argv) {
   }
   for (const auto& [name, value] : denoc::quantity_names()) {
     if (name == quantity) options.quantity = value;
+  }
+  for (const auto& [name, value] : denoc::ridim_algorithm_names()) {
+    if (name == algorithm) options.algorithm = value;
   }
   try {
     denoc::run_ridim(options, std::cin, std::cout);

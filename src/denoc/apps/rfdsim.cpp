@@ -26,7 +26,10 @@ const std::vector<std::pair<std::string, Method>>& method_names() {
 
 const std::vector<std::pair<std::string, FdAlgorithm>>& algorithm_names() {
   static const std::vector<std::pair<std::string, FdAlgorithm>> names = {
-      {"udu", FdAlgorithm::udu}, {"cholesky", FdAlgorithm::cholesky}};
+      {"udu", FdAlgorithm::udu},
+      {"cholesky", FdAlgorithm::cholesky},
+      {"gibbs-appell", FdAlgorithm::gibbs_appell},
+      {"fixman", FdAlgorithm::fixman}};
   return names;
 }
 
@@ -89,7 +92,7 @@ class RowWriter {
     const int n = model.dof();
     const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
     system_.evaluate(x, t);
-    row_ << q, qd, system_.ws().qdd, system_.tau(), 0, 0;
+    row_ << q, qd, system_.qdd(), system_.tau(), 0, 0;
     row_[4 * n] = kinetic_energy(model, system_.ws(), q, qd);
     row_[4 * n + 1] = potential_energy(model, system_.ws(), q);
     csv_.row(t, row_);
@@ -107,6 +110,10 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats) {
   const RobotFile robot = load_robot_file(options.robot);
   check_options(options);
+  if (options.algorithm == FdAlgorithm::fixman && !fixman_supports(robot.model)) {
+    throw InputError(options.robot +
+                     ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
+  }
   const int n = robot.dof();
   State x(static_cast<std::size_t>(2 * n));
   Eigen::Map<VecX<double>>(x.data(), n) = initial(options.q0, robot.initial_q, n, "--q0");

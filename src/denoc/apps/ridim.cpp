@@ -1,16 +1,16 @@
 #include "denoc/apps/ridim.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/saha/generalized_inertia.hpp"
-#include "denoc/saha/inverse_dynamics.hpp"
 
 namespace denoc {
 
@@ -24,7 +24,55 @@ const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
   return names;
 }
 
+const std::vector<std::pair<std::string, Algorithm>>& ridim_algorithm_names() {
+  static const std::vector<std::pair<std::string, Algorithm>> names = {
+      {"denoc", Algorithm::denoc},
+      {"gibbs-appell", Algorithm::gibbs_appell},
+      {"udu", Algorithm::udu},
+      {"fixman", Algorithm::fixman},
+      {"cholesky", Algorithm::cholesky}};
+  return names;
+}
+
+std::vector<Algorithm> algorithms_for(Quantity quantity) {
+  if (quantity == Quantity::inverse_mass_matrix) {
+    // udu first: the fastest of the three on the Stanford arm (README, Performance).
+    return {Algorithm::udu, Algorithm::fixman, Algorithm::cholesky};
+  }
+  return {Algorithm::denoc, Algorithm::gibbs_appell};
+}
+
 namespace {
+
+std::string name_of(Quantity quantity) {
+  for (const auto& [name, value] : quantity_names())
+    if (value == quantity) return name;
+  return "?";
+}
+
+std::string name_of(Algorithm algorithm) {
+  for (const auto& [name, value] : ridim_algorithm_names())
+    if (value == algorithm) return name;
+  return "?";
+}
+
+// The chosen route, or the quantity's default; InputError naming both when it does not apply
+// (spec §5) or cannot treat this robot.
+Algorithm choose_algorithm(const RidimOptions& options, const Model<double>& model) {
+  const std::vector<Algorithm> allowed = algorithms_for(options.quantity);
+  const Algorithm chosen = options.algorithm.value_or(allowed.front());
+  if (std::find(allowed.begin(), allowed.end(), chosen) == allowed.end()) {
+    std::string names;
+    for (Algorithm a : allowed)
+      names += (names.empty() ? "" : ", ") + name_of(a);
+    throw InputError("--algorithm " + name_of(chosen) + " does not compute --quantity " +
+                     name_of(options.quantity) + "; the routes for it are " + names);
+  }
+  if (chosen == Algorithm::fixman && !fixman_supports(model)) {
+    throw InputError(options.robot + ": --algorithm fixman: " + fixman_unsupported_reason(model));
+  }
+  return chosen;
+}
 
 std::vector<std::string> output_header(Quantity quantity, int n) {
   std::vector<std::string> names{"t"};
@@ -62,40 +110,60 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
 // Computes the chosen quantity at one sample and writes its row.
 class SampleWriter {
  public:
-  SampleWriter(const Model<double>& model, Quantity quantity, CsvWriter& csv)
-      : model_(model), ws_(model), quantity_(quantity), csv_(csv) {}
+  SampleWriter(const Model<double>& model, Quantity quantity, Algorithm algorithm, CsvWriter& csv)
+      : model_(model), ws_(model), quantity_(quantity), algorithm_(algorithm), csv_(csv) {}
 
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
+    const bool gibbs_appell = algorithm_ == Algorithm::gibbs_appell;
     switch (quantity_) {
       case Quantity::torques:
-        csv_.row(t, inverse_dynamics(model_, ws_, q, qd, qdd));
+        csv_.row(t, gibbs_appell ? gibbs_appell_inverse_dynamics(model_, ws_, q, qd, qdd)
+                                 : inverse_dynamics(model_, ws_, q, qd, qdd));
         break;
       case Quantity::mass_matrix:
-        csv_.matrix_row(t, generalized_inertia(model_, ws_, q));
+        csv_.matrix_row(t, gibbs_appell ? gibbs_appell_inertia(model_, ws_, q)
+                                        : generalized_inertia(model_, ws_, q));
         break;
-      case Quantity::inverse_mass_matrix: {
-        const MatX<double>& inverse = inverse_generalized_inertia(model_, ws_, q);
-        if (!ws_.gim_factored) {
-          throw RunError("at t = " + std::to_string(t) +
-                         ": the inertia matrix is not positive definite, so it has no inverse");
-        }
-        csv_.matrix_row(t, inverse);
+      case Quantity::inverse_mass_matrix:
+        csv_.matrix_row(t, inverse_mass_matrix(t, q));
         break;
-      }
       case Quantity::bias:
-        csv_.row(t, bias_forces(model_, ws_, q, qd));
+        csv_.row(t, gibbs_appell ? gibbs_appell_bias(model_, ws_, q, qd)
+                                 : bias_forces(model_, ws_, q, qd));
         break;
       case Quantity::gravity:
-        csv_.row(t, gravity_forces(model_, ws_, q));
+        csv_.row(t, gibbs_appell ? gibbs_appell_gravity(model_, ws_, q)
+                                 : gravity_forces(model_, ws_, q));
         break;
     }
   }
 
  private:
+  const MatX<double>& inverse_mass_matrix(double t, ConstVectorRef<double> q) {
+    const MatX<double>* inverse = nullptr;
+    switch (algorithm_) {
+      case Algorithm::fixman:
+        inverse = &fixman_inverse_inertia(model_, ws_, q);
+        break;
+      case Algorithm::cholesky:
+        inverse = &inverse_generalized_inertia(model_, ws_, q);
+        break;
+      default:
+        inverse = &inverse_inertia_udu(model_, ws_, q);
+        break;
+    }
+    if (!inverse->allFinite()) {
+      throw RunError("at t = " + std::to_string(t) +
+                     ": the inertia matrix is not positive definite, so it has no inverse");
+    }
+    return *inverse;
+  }
+
   const Model<double>& model_;
   Workspace<double> ws_;
   Quantity quantity_;
+  Algorithm algorithm_;
   CsvWriter& csv_;
 };
 
@@ -121,7 +189,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   std::unique_ptr<std::ofstream> file;
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, csv);
+  SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv);
   VecX<double> state(3 * n);
   for (long k = 0; k < traj.samples; ++k) {
     const double t = traj.sample_time(k);
@@ -149,7 +217,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   std::unique_ptr<std::ofstream> file;
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, csv);
+  SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv);
   VecX<double> row(1 + 3 * n);
   while (reader.next_row(row)) {
     writer.write(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));
@@ -161,10 +229,12 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
 void run_ridim(const RidimOptions& options, std::istream& standard_input,
                std::ostream& standard_output) {
   const RobotFile robot = load_robot_file(options.robot);
+  RidimOptions resolved = options;
+  resolved.algorithm = choose_algorithm(options, robot.model);  // before any output is opened
   if (options.trajectory.empty()) {
-    run_generated(robot, options, standard_output);
+    run_generated(robot, resolved, standard_output);
   } else {
-    run_csv(robot, options, standard_input, standard_output);
+    run_csv(robot, resolved, standard_input, standard_output);
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,15 +11,31 @@ namespace denoc {
 
 enum class Quantity { torques, mass_matrix, inverse_mass_matrix, bias, gravity };
 
+// The routes of spec §5. Which apply depends on the quantity (algorithms_for).
+enum class Algorithm {
+  denoc,         // Saha (1999): DeNOC recursions, composite-body inertia matrix
+  gibbs_appell,  // Mata et al. (2002): Gibbs function, its Hessian for the inertia matrix
+  udu,           // inverse inertia matrix from the U D U^T factors, O(n^2)
+  fixman,        // inverse inertia matrix by the extended Fixman theorem (Lee et al. 2007)
+  cholesky       // inverse inertia matrix by forming and factoring it, O(n^3)
+};
+
 struct RidimOptions {
   std::string robot;       // robot YAML
   std::string trajectory;  // CSV path, "-" for standard input, empty for the robot's block
   std::string output;      // CSV path, empty for standard output
   Quantity quantity = Quantity::torques;
+  std::optional<Algorithm> algorithm;  // empty: the quantity's default (algorithms_for)
 };
 
 // The names accepted by --quantity, and the Quantity each selects.
 const std::vector<std::pair<std::string, Quantity>>& quantity_names();
+
+// The names accepted by --algorithm, and the Algorithm each selects.
+const std::vector<std::pair<std::string, Algorithm>>& ridim_algorithm_names();
+
+// The routes that compute `quantity`, its default first.
+std::vector<Algorithm> algorithms_for(Quantity quantity);
 
 // Runs ridim; throws InputError for bad input (nothing is written before the robot file and
 // the trajectory header are accepted; rows written before a bad row stay in the output).

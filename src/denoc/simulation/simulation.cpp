@@ -20,16 +20,26 @@ ChainDynamics::ChainDynamics(const Model<double>& model, FdAlgorithm algorithm, 
       algorithm_(algorithm),
       forces_(forces),
       ws_(model),
-      tau_(VecX<double>::Zero(model.dof())) {}
+      tau_(VecX<double>::Zero(model.dof())),
+      qdd_(VecX<double>::Zero(model.dof())) {}
 
 void ChainDynamics::evaluate(const State& x, double t) {
   const int n = model_.dof();
   const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
   forces_.at(t, tau_);
-  if (algorithm_ == FdAlgorithm::udu) {
-    forward_dynamics(model_, ws_, q, qd, tau_);
-  } else {
-    forward_dynamics_cholesky(model_, ws_, q, qd, tau_);
+  switch (algorithm_) {
+    case FdAlgorithm::udu:
+      qdd_ = forward_dynamics(model_, ws_, q, qd, tau_);
+      break;
+    case FdAlgorithm::cholesky:
+      qdd_ = forward_dynamics_cholesky(model_, ws_, q, qd, tau_);
+      break;
+    case FdAlgorithm::gibbs_appell:
+      qdd_ = forward_dynamics_gibbs_appell(model_, ws_, q, qd, tau_);
+      break;
+    case FdAlgorithm::fixman:
+      qdd_ = forward_dynamics_fixman(model_, ws_, q, qd, tau_);
+      break;
   }
 }
 
@@ -37,8 +47,8 @@ void ChainDynamics::operator()(const State& x, State& dxdt, double t) {
   ++evaluations_;
   evaluate(x, t);
   const int n = model_.dof();
-  std::copy(x.begin() + n, x.end(), dxdt.begin());         // d(q)/dt = qd
-  Eigen::Map<VecX<double>>(dxdt.data() + n, n) = ws_.qdd;  // d(qd)/dt = qdd
+  std::copy(x.begin() + n, x.end(), dxdt.begin());      // d(q)/dt = qd
+  Eigen::Map<VecX<double>>(dxdt.data() + n, n) = qdd_;  // d(qd)/dt = qdd
 }
 
 OutputTimes::OutputTimes(double t_end, double dt) : t_end_(t_end) {

@@ -14,8 +14,10 @@
 namespace denoc {
 
 enum class FdAlgorithm {
-  udu,      // O(n), through I = U D U^T (forward_dynamics)
-  cholesky  // O(n^3), forming I and factoring it (forward_dynamics_cholesky)
+  udu,           // O(n), through I = U D U^T (Saha 1999; forward_dynamics)
+  cholesky,      // O(n^3), forming I and factoring it (forward_dynamics_cholesky)
+  gibbs_appell,  // Gibbs-Appell bias and inertia matrix, then Cholesky (Mata et al. 2002 §4.3)
+  fixman         // I qdd = phi by the extended Fixman theorem, O(n) (Lee, Wang, Chirikjian 2007)
 };
 
 enum class Method {
@@ -53,12 +55,13 @@ class ChainDynamics {
 
   void operator()(const State& x, State& dxdt, double t);
 
-  // qdd and tau at (x, t) into the workspace (ws().qdd, tau()), without counting an evaluation.
+  // qdd and tau at (x, t) (qdd(), tau()), without counting an evaluation.
   void evaluate(const State& x, double t);
 
   const Model<double>& model() const { return model_; }
   Workspace<double>& ws() { return ws_; }
   const VecX<double>& tau() const { return tau_; }
+  const VecX<double>& qdd() const { return qdd_; }
   JointForces& forces() { return forces_; }
   long evaluations() const { return evaluations_; }
 
@@ -68,6 +71,7 @@ class ChainDynamics {
   JointForces& forces_;
   Workspace<double> ws_;
   VecX<double> tau_;
+  VecX<double> qdd_;  // the chosen route's result, copied out of its workspace storage
   long evaluations_ = 0;
 };
 
