@@ -8,6 +8,7 @@
 
 #include "denoc/apps/rfdsim.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/overrides.hpp"
 
 namespace {
 
@@ -75,11 +76,18 @@ int main(int argc, char** argv) {
   app.add_flag("--stats", stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on "
                "standard error");
+  std::vector<std::string> sets;
+  app.add_option("--set", sets,
+                 "Override one number of the robot file, by its path in messages:\n"
+                 "links[2].mass=3.5, links[0].inertia.xx=0.1, initial.q[1]=30 (repeatable)")
+      ->option_text("KEY=VALUE")
+      ->allow_extra_args(false);
   app.footer(
       "Examples:\n"
       "  rfdsim robots/planar3.yaml --free-fall -o planar3_fall.csv\n"
       "  rfdsim robots/stanford.yaml --torques tau.csv --t-end 10 --dt 0.01 --stats\n"
       "  rfdsim robots/planar3.yaml --free-fall --q0 0.5,0,0 --method rk4 --step 1e-4\n"
+      "  rfdsim robots/planar3.yaml --free-fall --set links[2].mass=5 --set initial.q[0]=30\n"
       "Exit status: 0 success, 2 bad input or usage, 1 failure while integrating (the rows\n"
       "computed up to then stay in the output).");
 
@@ -104,6 +112,8 @@ int main(int argc, char** argv) {
   denoc::IntegrationStats run_stats;
   int status = 0;
   try {
+    for (const std::string& set : sets)
+      options.overrides.push_back(denoc::parse_override(set));
     denoc::run_rfdsim(options, std::cin, std::cout, run_stats);
   } catch (const denoc::InputError& e) {
     std::cerr << "rfdsim: " << e.what() << '\n';

@@ -7,6 +7,7 @@
 
 #include "denoc/apps/ridim.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/overrides.hpp"
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
@@ -30,11 +31,18 @@ int main(int argc, char** argv) {
                  "inverse-mass-matrix, bias (tau with qdd = 0) or gravity (tau with qd = qdd = 0)")
       ->check(CLI::IsMember(quantity_names))
       ->option_text("NAME");
+  std::vector<std::string> sets;
+  app.add_option("--set", sets,
+                 "Override one number of the robot file, by its path in messages:\n"
+                 "links[2].mass=3.5, links[0].inertia.xx=0.1, gravity[2]=-9.80665 (repeatable)")
+      ->option_text("KEY=VALUE")
+      ->allow_extra_args(false);
   app.footer(
       "Examples:\n"
       "  ridim robots/stanford.yaml -o stanford_tau.csv\n"
       "  ridim robots/planar3.yaml traj.csv --quantity mass-matrix\n"
       "  generate_traj | ridim robots/planar3.yaml - > tau.csv\n"
+      "  ridim robots/stanford.yaml --set links[5].mass=2 --set 'gravity[2]=-1.62'\n"
       "Exit status: 0 success, 2 bad input or usage, 1 failure while computing.");
 
   try {
@@ -49,6 +57,8 @@ int main(int argc, char** argv) {
     if (name == quantity) options.quantity = value;
   }
   try {
+    for (const std::string& set : sets)
+      options.overrides.push_back(denoc::parse_override(set));
     denoc::run_ridim(options, std::cin, std::cout);
   } catch (const denoc::InputError& e) {
     std::cout.flush();

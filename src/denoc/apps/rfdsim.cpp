@@ -105,7 +105,7 @@ class RowWriter {
 
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats) {
-  const RobotFile robot = load_robot_file(options.robot);
+  const RobotFile robot = load_robot_file(options.robot, options.overrides);
   check_options(options);
   const int n = robot.dof();
   State x(static_cast<std::size_t>(2 * n));

@@ -160,7 +160,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
 
 void run_ridim(const RidimOptions& options, std::istream& standard_input,
                std::ostream& standard_output) {
-  const RobotFile robot = load_robot_file(options.robot);
+  const RobotFile robot = load_robot_file(options.robot, options.overrides);
   if (options.trajectory.empty()) {
     run_generated(robot, options, standard_output);
   } else {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "denoc/io/overrides.hpp"
+
 namespace denoc {
 
 enum class Quantity { torques, mass_matrix, inverse_mass_matrix, bias, gravity };
@@ -15,6 +17,7 @@ struct RidimOptions {
   std::string trajectory;  // CSV path, "-" for standard input, empty for the robot's block
   std::string output;      // CSV path, empty for standard output
   Quantity quantity = Quantity::torques;
+  std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
 };
 
 // The names accepted by --quantity, and the Quantity each selects.
