@@ -76,6 +76,12 @@ int main(int argc, char** argv) {
   app.add_flag("--stats", stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on "
                "standard error");
+  bool progress = false, quiet = false;
+  auto* progress_flag = app.add_flag(
+      "--progress", progress,
+      "Show progress on standard error even when it is not a terminal or the run is short");
+  app.add_flag("--quiet", quiet, "Never show progress (default: on a terminal, after 1 s)")
+      ->excludes(progress_flag);
   std::vector<std::string> sets;
   app.add_option("--set", sets,
                  "Override one number of the robot file, by its path in messages:\n"
@@ -112,6 +118,8 @@ int main(int argc, char** argv) {
   denoc::IntegrationStats run_stats;
   int status = 0;
   try {
+    if (progress) options.progress = denoc::ProgressMode::on;
+    if (quiet) options.progress = denoc::ProgressMode::off;
     for (const std::string& set : sets)
       options.overrides.push_back(denoc::parse_override(set));
     denoc::run_rfdsim(options, std::cin, std::cout, run_stats);

@@ -31,6 +31,12 @@ int main(int argc, char** argv) {
                  "inverse-mass-matrix, bias (tau with qdd = 0) or gravity (tau with qd = qdd = 0)")
       ->check(CLI::IsMember(quantity_names))
       ->option_text("NAME");
+  bool progress = false, quiet = false;
+  auto* progress_flag = app.add_flag(
+      "--progress", progress,
+      "Show progress on standard error even when it is not a terminal or the run is short");
+  app.add_flag("--quiet", quiet, "Never show progress (default: on a terminal, after 1 s)")
+      ->excludes(progress_flag);
   std::vector<std::string> sets;
   app.add_option("--set", sets,
                  "Override one number of the robot file, by its path in messages:\n"
@@ -57,6 +63,8 @@ int main(int argc, char** argv) {
     if (name == quantity) options.quantity = value;
   }
   try {
+    if (progress) options.progress = denoc::ProgressMode::on;
+    if (quiet) options.progress = denoc::ProgressMode::off;
     for (const std::string& set : sets)
       options.overrides.push_back(denoc::parse_override(set));
     denoc::run_ridim(options, std::cin, std::cout);

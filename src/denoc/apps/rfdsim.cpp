@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <memory>
 
 #include "denoc/denoc.hpp"
@@ -135,7 +136,18 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   csv.header(output_header(n));
   ChainDynamics system(robot.model, options.algorithm, *forces);
   RowWriter writer(system, csv);
-  integrate(system, x, OutputTimes(options.t_end, options.dt), options.integrator, writer, stats);
+  Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "rfdsim", "s",
+                    options.t_end);
+  double reached = 0;
+  integrate(
+      system, x, OutputTimes(options.t_end, options.dt), options.integrator,
+      [&](double t, const State& state) {
+        writer(t, state);
+        progress.update(reached = t);
+      },
+      stats);
+  csv.flush();
+  progress.finish(reached);
 }
 
 }  // namespace denoc

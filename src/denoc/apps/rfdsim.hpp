@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/io/overrides.hpp"
+#include "denoc/io/progress.hpp"
 #include "denoc/simulation/simulation.hpp"
 
 namespace denoc {
@@ -24,6 +25,7 @@ struct RfdsimOptions {
   FdAlgorithm algorithm = FdAlgorithm::udu;
   std::string output;               // CSV path, empty for standard output
   std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
+  ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
 };
 
 // The names accepted by --method and --algorithm.

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -25,6 +26,8 @@ const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
 }
 
 namespace {
+
+constexpr long kProgressStride = 256;  // rows between looks at the clock (a row is ~1 us)
 
 std::vector<std::string> output_header(Quantity quantity, int n) {
   std::vector<std::string> names{"t"};
@@ -122,12 +125,17 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, csv);
+  Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
+                    static_cast<double>(traj.samples), kProgressStride);
   VecX<double> state(3 * n);
   for (long k = 0; k < traj.samples; ++k) {
     const double t = traj.sample_time(k);
     traj.evaluate(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
     writer.write(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
+    progress.update(static_cast<double>(k + 1));
   }
+  csv.flush();
+  progress.finish(static_cast<double>(traj.samples));
 }
 
 void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& standard_input,
@@ -150,10 +158,22 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, csv);
+  Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
+                    kProgressStride);
+  std::error_code no_size;
+  const auto bytes = from_stdin ? 0 : std::filesystem::file_size(options.trajectory, no_size);
+  if (!no_size && bytes > 0) {  // a regular file: the fraction read gives the time left
+    progress.set_fraction_source(
+        [&file_in, bytes] { return static_cast<double>(file_in.tellg()) / bytes; });
+  }
   VecX<double> row(1 + 3 * n);
+  double rows = 0;
   while (reader.next_row(row)) {
     writer.write(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));
+    progress.update(++rows);
   }
+  csv.flush();
+  progress.finish(rows);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "denoc/io/overrides.hpp"
+#include "denoc/io/progress.hpp"
 
 namespace denoc {
 
@@ -18,6 +19,7 @@ struct RidimOptions {
   std::string output;      // CSV path, empty for standard output
   Quantity quantity = Quantity::torques;
   std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
+  ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
 };
 
 // The names accepted by --quantity, and the Quantity each selects.
