@@ -9,6 +9,7 @@
 
 #include "cli_support.hpp"
 #include "denoc/io/progress.hpp"
+#include "denoc/version.hpp"
 
 namespace {
 
@@ -110,6 +111,19 @@ TEST_F(ProgressCli, RfdsimShowsSimulatedTime) {
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(read("f.csv"), read("q.csv"));
   EXPECT_EQ(run(kRfdsim, kPlanar + " --free-fall --progress --quiet").status, 2);
+}
+
+// --version (spec §9), here with the other command-line additions of the batch work.
+TEST_F(ProgressCli, VersionIsTheProjects) {
+  for (const std::string& app : {std::string("ridim"), std::string("rfdsim")}) {
+    const cli::Result r = run(app == "ridim" ? kRidim : kRfdsim, "--version");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, app + " " + DENOC_VERSION + "\n");
+    EXPECT_EQ(r.err, "");
+  }
+  EXPECT_EQ(std::string(DENOC_VERSION), std::to_string(DENOC_VERSION_MAJOR) + "." +
+                                            std::to_string(DENOC_VERSION_MINOR) + "." +
+                                            std::to_string(DENOC_VERSION_PATCH));
 }
 
 }  // namespace

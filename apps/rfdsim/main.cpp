@@ -9,6 +9,7 @@
 #include "denoc/apps/rfdsim.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/overrides.hpp"
+#include "denoc/version.hpp"
 
 namespace {
 
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
   app.add_flag("--stats", stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on "
                "standard error");
+  app.set_version_flag("--version", "rfdsim " DENOC_VERSION);
   bool progress = false, quiet = false;
   auto* progress_flag = app.add_flag(
       "--progress", progress,
@@ -104,6 +106,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());

@@ -8,6 +8,7 @@
 #include "denoc/apps/ridim.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/overrides.hpp"
+#include "denoc/version.hpp"
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
                  "inverse-mass-matrix, bias (tau with qdd = 0) or gravity (tau with qd = qdd = 0)")
       ->check(CLI::IsMember(quantity_names))
       ->option_text("NAME");
+  app.set_version_flag("--version", "ridim " DENOC_VERSION);
   bool progress = false, quiet = false;
   auto* progress_flag = app.add_flag(
       "--progress", progress,
@@ -54,6 +56,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "ridim: " << e.what() << "\nRun 'ridim --help' for usage.\n";
