@@ -33,7 +33,7 @@ slurm_cluster_start() {
   cpus=$(nproc)
   cat >"$dir/slurm.conf" <<CONF
 ClusterName=sweeptest
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 SlurmUser=root
@@ -59,7 +59,7 @@ MpiDefault=none
 SlurmctldTimeout=30
 SlurmdTimeout=30
 MinJobAge=60
-NodeName=$host CPUs=$cpus State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=sweep Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 CONF
   export SLURM_CONF=$dir/slurm.conf

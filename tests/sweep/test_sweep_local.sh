@@ -71,6 +71,12 @@ done
 printf 'links[1].mass;gravity\n' >bad_grid.csv
 run_sweep --grid bad_grid.csv --out u -- "$RIDIM" x.yaml
 expect_contains "$(cat sweep.err)" "bad_grid.csv:1: column 1: 'links[1].mass;gravity' is neither traj nor a --set key" "bad grid"
+printf 'links[1].mass\n2\n\n3,4\n' >bad_row.csv
+run_sweep --grid bad_row.csv --out u -- "$RIDIM" x.yaml
+expect_contains "$(cat sweep.err)" "bad_row.csv:4: expected 1 fields, found 2" "bad row"
+printf 'run,links[1].mass\n1,2\n' >bad_column.csv
+run_sweep --grid bad_column.csv --out u -- "$RIDIM" x.yaml
+expect_contains "$(cat sweep.err)" "bad_column.csv:1: column 1: 'run' is a column of the manifest" "run column"
 [ ! -e u/manifest.csv ] || fail "a usage error wrote a manifest"
 
 finish
