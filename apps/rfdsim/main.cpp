@@ -8,6 +8,8 @@
 
 #include "denoc/apps/rfdsim.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/overrides.hpp"
+#include "denoc/version.hpp"
 
 namespace {
 
@@ -80,11 +82,25 @@ int main(int argc, char** argv) {
   app.add_flag("--stats", stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on "
                "standard error");
+  app.set_version_flag("--version", "rfdsim " DENOC_VERSION);
+  bool progress = false, quiet = false;
+  auto* progress_flag = app.add_flag(
+      "--progress", progress,
+      "Show progress on standard error even when it is not a terminal or the run is short");
+  app.add_flag("--quiet", quiet, "Never show progress (default: on a terminal, after 1 s)")
+      ->excludes(progress_flag);
+  std::vector<std::string> sets;
+  app.add_option("--set", sets,
+                 "Override one number of the robot file, by its path in messages:\n"
+                 "links[2].mass=3.5, links[0].inertia.xx=0.1, initial.q[1]=30 (repeatable)")
+      ->option_text("KEY=VALUE")
+      ->allow_extra_args(false);
   app.footer(
       "Examples:\n"
       "  rfdsim robots/planar3.yaml --free-fall -o planar3_fall.csv\n"
       "  rfdsim robots/stanford.yaml --torques tau.csv --t-end 10 --dt 0.01 --stats\n"
       "  rfdsim robots/planar3.yaml --free-fall --q0 0.5,0,0 --method rk4 --step 1e-4\n"
+      "  rfdsim robots/planar3.yaml --free-fall --set links[2].mass=5 --set initial.q[0]=30\n"
       "Exit status: 0 success, 2 bad input or usage, 1 failure while integrating (the rows\n"
       "computed up to then stay in the output).");
 
@@ -95,6 +111,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
@@ -109,6 +127,10 @@ int main(int argc, char** argv) {
   denoc::IntegrationStats run_stats;
   int status = 0;
   try {
+    if (progress) options.progress = denoc::ProgressMode::on;
+    if (quiet) options.progress = denoc::ProgressMode::off;
+    for (const std::string& set : sets)
+      options.overrides.push_back(denoc::parse_override(set));
     denoc::run_rfdsim(options, std::cin, std::cout, run_stats);
   } catch (const denoc::InputError& e) {
     std::cerr << "rfdsim: " << e.what() << '\n';

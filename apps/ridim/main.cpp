@@ -7,6 +7,8 @@
 
 #include "denoc/apps/ridim.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/overrides.hpp"
+#include "denoc/version.hpp"
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
@@ -48,16 +50,32 @@ int main(int argc, char** argv) {
                  "  cholesky         form the matrix, factor and invert it, O(n^3)")
       ->check(CLI::IsMember(algorithm_names))
       ->option_text("NAME");
+  app.set_version_flag("--version", "ridim " DENOC_VERSION);
+  bool progress = false, quiet = false;
+  auto* progress_flag = app.add_flag(
+      "--progress", progress,
+      "Show progress on standard error even when it is not a terminal or the run is short");
+  app.add_flag("--quiet", quiet, "Never show progress (default: on a terminal, after 1 s)")
+      ->excludes(progress_flag);
+  std::vector<std::string> sets;
+  app.add_option("--set", sets,
+                 "Override one number of the robot file, by its path in messages:\n"
+                 "links[2].mass=3.5, links[0].inertia.xx=0.1, gravity[2]=-9.80665 (repeatable)")
+      ->option_text("KEY=VALUE")
+      ->allow_extra_args(false);
   app.footer(
       "Examples:\n"
       "  ridim robots/stanford.yaml -o stanford_tau.csv\n"
       "  ridim robots/planar3.yaml traj.csv --quantity mass-matrix\n"
       "  generate_traj | ridim robots/planar3.yaml - > tau.csv\n"
+      "  ridim robots/stanford.yaml --set links[5].mass=2 --set 'gravity[2]=-1.62'\n"
       "Exit status: 0 success, 2 bad input or usage, 1 failure while computing.");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "ridim: " << e.what() << "\nRun 'ridim --help' for usage.\n";
@@ -70,6 +88,10 @@ int main(int argc, char** argv) {
     if (name == algorithm) options.algorithm = value;
   }
   try {
+    if (progress) options.progress = denoc::ProgressMode::on;
+    if (quiet) options.progress = denoc::ProgressMode::off;
+    for (const std::string& set : sets)
+      options.overrides.push_back(denoc::parse_override(set));
     denoc::run_ridim(options, std::cin, std::cout);
   } catch (const denoc::InputError& e) {
     std::cout.flush();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <memory>
 
 #include "denoc/denoc.hpp"
@@ -108,7 +109,7 @@ class RowWriter {
 
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats) {
-  const RobotFile robot = load_robot_file(options.robot);
+  const RobotFile robot = load_robot_file(options.robot, options.overrides);
   check_options(options);
   if (options.algorithm == FdAlgorithm::fixman && !fixman_supports(robot.model)) {
     throw InputError(options.robot +
@@ -142,7 +143,18 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   csv.header(output_header(n));
   ChainDynamics system(robot.model, options.algorithm, *forces);
   RowWriter writer(system, csv);
-  integrate(system, x, OutputTimes(options.t_end, options.dt), options.integrator, writer, stats);
+  Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "rfdsim", "s",
+                    options.t_end);
+  double reached = 0;
+  integrate(
+      system, x, OutputTimes(options.t_end, options.dt), options.integrator,
+      [&](double t, const State& state) {
+        writer(t, state);
+        progress.update(reached = t);
+      },
+      stats);
+  csv.flush();
+  progress.finish(reached);
 }
 
 }  // namespace denoc

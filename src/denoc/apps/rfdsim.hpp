@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "denoc/io/overrides.hpp"
+#include "denoc/io/progress.hpp"
 #include "denoc/simulation/simulation.hpp"
 
 namespace denoc {
@@ -21,7 +23,9 @@ struct RfdsimOptions {
   std::optional<std::vector<double>> q0, qd0;  // SI; override the robot file's `initial`
   IntegratorSettings integrator;
   FdAlgorithm algorithm = FdAlgorithm::udu;
-  std::string output;  // CSV path, empty for standard output
+  std::string output;               // CSV path, empty for standard output
+  std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
+  ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
 };
 
 // The names accepted by --method and --algorithm.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -73,6 +74,7 @@ Algorithm choose_algorithm(const RidimOptions& options, const Model<double>& mod
   }
   return chosen;
 }
+constexpr long kProgressStride = 256;  // rows between looks at the clock (a row is ~1 us)
 
 std::vector<std::string> output_header(Quantity quantity, int n) {
   std::vector<std::string> names{"t"};
@@ -190,12 +192,17 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv);
+  Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
+                    static_cast<double>(traj.samples), kProgressStride);
   VecX<double> state(3 * n);
   for (long k = 0; k < traj.samples; ++k) {
     const double t = traj.sample_time(k);
     traj.evaluate(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
     writer.write(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
+    progress.update(static_cast<double>(k + 1));
   }
+  csv.flush();
+  progress.finish(static_cast<double>(traj.samples));
 }
 
 void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& standard_input,
@@ -218,17 +225,29 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv);
+  Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
+                    kProgressStride);
+  std::error_code no_size;
+  const auto bytes = from_stdin ? 0 : std::filesystem::file_size(options.trajectory, no_size);
+  if (!no_size && bytes > 0) {  // a regular file: the fraction read gives the time left
+    progress.set_fraction_source(
+        [&file_in, bytes] { return static_cast<double>(file_in.tellg()) / bytes; });
+  }
   VecX<double> row(1 + 3 * n);
+  double rows = 0;
   while (reader.next_row(row)) {
     writer.write(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));
+    progress.update(++rows);
   }
+  csv.flush();
+  progress.finish(rows);
 }
 
 }  // namespace
 
 void run_ridim(const RidimOptions& options, std::istream& standard_input,
                std::ostream& standard_output) {
-  const RobotFile robot = load_robot_file(options.robot);
+  const RobotFile robot = load_robot_file(options.robot, options.overrides);
   RidimOptions resolved = options;
   resolved.algorithm = choose_algorithm(options, robot.model);  // before any output is opened
   if (options.trajectory.empty()) {

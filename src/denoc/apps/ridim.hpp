@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "denoc/io/overrides.hpp"
+#include "denoc/io/progress.hpp"
+
 namespace denoc {
 
 enum class Quantity { torques, mass_matrix, inverse_mass_matrix, bias, gravity };
@@ -26,6 +29,8 @@ struct RidimOptions {
   std::string output;      // CSV path, empty for standard output
   Quantity quantity = Quantity::torques;
   std::optional<Algorithm> algorithm;  // empty: the quantity's default (algorithms_for)
+  std::vector<Override> overrides;     // --set, applied to the robot file before it is checked
+  ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
 };
 
 // The names accepted by --quantity, and the Quantity each selects.

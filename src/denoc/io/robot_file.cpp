@@ -198,7 +198,8 @@ void read_trajectory(const Reader& reader, const YAML::Node& node, RobotFile& ro
 
 }  // namespace
 
-RobotFile parse_robot_file(const std::string& text, const std::string& path) {
+RobotFile parse_robot_file(const std::string& text, const std::string& path,
+                           const std::vector<Override>& overrides) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -206,6 +207,7 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path) {
     throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
                      ": YAML syntax error: " + e.msg);
   }
+  apply_overrides(root, overrides, path);  // --set: checked below exactly as the file is
   const Reader reader(path);
   if (!root.IsMap()) throw InputError(path + ": expected a YAML map with a `links` list");
   reader.check_keys(
@@ -242,13 +244,13 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path) {
   return robot;
 }
 
-RobotFile load_robot_file(const std::string& path) {
+RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open robot file: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError(path + ": cannot read robot file");
-  return parse_robot_file(text.str(), path);
+  return parse_robot_file(text.str(), path, overrides);
 }
 
 }  // namespace denoc

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "denoc/io/overrides.hpp"
 #include "denoc/io/trajectory.hpp"
 #include "denoc/model/dh.hpp"
 
@@ -28,10 +29,12 @@ struct RobotFile {
   int dof() const { return model.dof(); }
 };
 
-// Reads and validates a robot file; throws InputError.
-RobotFile load_robot_file(const std::string& path);
+// Reads and validates a robot file, after applying the --set overrides to it (overrides.hpp);
+// throws InputError.
+RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides = {});
 
 // The same from text already in memory; `path` only names it in messages.
-RobotFile parse_robot_file(const std::string& text, const std::string& path);
+RobotFile parse_robot_file(const std::string& text, const std::string& path,
+                           const std::vector<Override>& overrides = {});
 
 }  // namespace denoc
