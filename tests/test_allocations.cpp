@@ -129,6 +129,50 @@ void expect_no_allocation(int n) {
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
 
+// The extensions of spec §6-§7 on a chain with drives, a tool and a payload.
+template <typename S>
+void expect_no_allocation_with_drives(int n) {
+  std::vector<denoc::LinkSpec<S>> links = chain<S>(n).links();
+  for (denoc::LinkSpec<S>& link : links) {
+    link.drive.Jm = S(1e-4);
+    link.drive.G = S(-30);
+    link.drive.B = S(1e-3);
+    link.drive.Tc_pos = S(0.1);
+    link.drive.Tc_neg = S(-0.2);
+  }
+  denoc::Transform<S> tool;
+  tool.p = denoc::Vec3<S>(0, 0, S(0.1));
+  denoc::Payload<S> payload;
+  payload.mass = 2;
+  const denoc::Model<S> model(links, denoc::Vec3<S>(0, 0, S(-9.81)), tool, payload);
+  denoc::Workspace<S> ws(model);
+  const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
+  const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
+  const denoc::VecX<S> qdd = denoc::VecX<S>::LinSpaced(n, S(2), S(1));
+  denoc::VecX<S> friction(n);
+  S sink = 0;
+  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] {
+              denoc::friction_forces(model, qd, friction);
+              sink += friction[0];
+            }),
+            0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
+  EXPECT_EQ(
+      allocations_in([&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, qdd)[0]; }),
+      0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
+  EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
+}
+
+TEST(Allocations, NoneWithDrivesToolAndPayload) {
+  for (int n : {1, 6, 40, 200})
+    expect_no_allocation_with_drives<double>(n);
+  for (int n : {1, 6, 40})
+    expect_no_allocation_with_drives<float>(n);
+}
+
 TEST(Allocations, CounterSeesOperatorNew) {
   const long before = news.load();
   std::vector<double>* volatile v = new std::vector<double>(8);  // volatile: not elided

@@ -1,6 +1,7 @@
 // ridim ROBOT.yaml [TRAJ.csv | -] [-o OUT.csv] [--quantity NAME]
 // Recursive inverse dynamics of serial manipulators (the successor of Saha's RIDIM).
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ int main(int argc, char** argv) {
                  "inverse-mass-matrix, bias (tau with qdd = 0) or gravity (tau with qd = qdd = 0)")
       ->check(CLI::IsMember(quantity_names))
       ->option_text("NAME");
+  app.add_flag_function(
+      "--no-friction", [&](std::int64_t) { options.friction = false; },
+      "Leave the drives' viscous and Coulomb friction (B, Tc) out; rotor inertia stays");
   app.footer(
       "Examples:\n"
       "  ridim robots/stanford.yaml -o stanford_tau.csv\n"

@@ -23,6 +23,8 @@ namespace denoc {
   KEYWORD const VecX<S>& bias_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,      \
                                         ConstVectorRef<S>);                                     \
   KEYWORD const VecX<S>& gravity_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);  \
+  KEYWORD void friction_forces<S>(const Model<S>&, ConstVectorRef<S>,                           \
+                                  type_identity<Eigen::Ref<VecX<S>>>::type);                    \
   KEYWORD const MatX<S>& generalized_inertia<S>(const Model<S>&, Workspace<S>&,                 \
                                                 ConstVectorRef<S>);                             \
   KEYWORD const MatX<S>& inverse_generalized_inertia<S>(const Model<S>&, Workspace<S>&,         \

@@ -62,14 +62,20 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
 // Computes the chosen quantity at one sample and writes its row.
 class SampleWriter {
  public:
-  SampleWriter(const Model<double>& model, Quantity quantity, CsvWriter& csv)
-      : model_(model), ws_(model), quantity_(quantity), csv_(csv) {}
+  SampleWriter(const Model<double>& model, Quantity quantity, CsvWriter& csv, bool friction = true)
+      : model_(model),
+        ws_(model),
+        quantity_(quantity),
+        csv_(csv),
+        friction_(friction && model.has_friction()),
+        friction_forces_(VecX<double>::Zero(model.dof())) {}
 
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
     switch (quantity_) {
       case Quantity::torques:
-        csv_.row(t, inverse_dynamics(model_, ws_, q, qd, qdd));
+        inverse_dynamics(model_, ws_, q, qd, qdd);
+        csv_.row(t, with_friction(qd));
         break;
       case Quantity::mass_matrix:
         csv_.matrix_row(t, generalized_inertia(model_, ws_, q));
@@ -84,7 +90,8 @@ class SampleWriter {
         break;
       }
       case Quantity::bias:
-        csv_.row(t, bias_forces(model_, ws_, q, qd));
+        bias_forces(model_, ws_, q, qd);
+        csv_.row(t, with_friction(qd));
         break;
       case Quantity::gravity:
         csv_.row(t, gravity_forces(model_, ws_, q));
@@ -93,10 +100,21 @@ class SampleWriter {
   }
 
  private:
+  // ws_.tau plus the drives' friction G^2 B qd + |G| Tc(qd) (spec §6), unless --no-friction.
+  const VecX<double>& with_friction(ConstVectorRef<double> qd) {
+    if (friction_) {
+      friction_forces(model_, qd, friction_forces_);
+      ws_.tau += friction_forces_;
+    }
+    return ws_.tau;
+  }
+
   const Model<double>& model_;
   Workspace<double> ws_;
   Quantity quantity_;
   CsvWriter& csv_;
+  bool friction_;
+  VecX<double> friction_forces_;
 };
 
 // Standard output, or the -o file opened only once the input has been accepted.
@@ -121,7 +139,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   std::unique_ptr<std::ofstream> file;
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, csv);
+  SampleWriter writer(robot.model, options.quantity, csv, options.friction);
   VecX<double> state(3 * n);
   for (long k = 0; k < traj.samples; ++k) {
     const double t = traj.sample_time(k);
@@ -149,7 +167,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   std::unique_ptr<std::ofstream> file;
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, csv);
+  SampleWriter writer(robot.model, options.quantity, csv, options.friction);
   VecX<double> row(1 + 3 * n);
   while (reader.next_row(row)) {
     writer.write(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));

@@ -15,6 +15,7 @@ struct RidimOptions {
   std::string trajectory;  // CSV path, "-" for standard input, empty for the robot's block
   std::string output;      // CSV path, empty for standard output
   Quantity quantity = Quantity::torques;
+  bool friction = true;  // false: --no-friction, the drives' B and Tc left out (spec §6)
 };
 
 // The names accepted by --quantity, and the Quantity each selects.
