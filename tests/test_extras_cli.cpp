@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <random>
 
 #include "cli_support.hpp"
@@ -116,6 +117,104 @@ TEST_F(ExtrasCli, BadDriveKeysExitWithTwoNamingFileKeyAndLine) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("payload.yaml: payload.mass: must be positive (line"), std::string::npos)
       << r.err;
+}
+
+TEST_F(ExtrasCli, PoseJacobianAndReactionsEqualTheLibrary) {
+  std::vector<denoc::VecX<double>> states;
+  write("traj.csv", random_trajectory(3, 12, states));
+  const denoc::RobotFile robot = denoc::load_robot_file(kDrives);
+  denoc::Workspace<double> ws(robot.model);
+  const Result pose = ridim("'" + kDrives + "' traj.csv --quantity pose");
+  const Result jac = ridim("'" + kDrives + "' traj.csv --quantity jacobian");
+  const Result rea = ridim("'" + kDrives + "' traj.csv --quantity reactions");
+  const Result rea_nf = ridim("'" + kDrives + "' traj.csv --quantity reactions --no-friction");
+  ASSERT_EQ(pose.status, 0) << pose.err;
+  ASSERT_EQ(jac.status, 0) << jac.err;
+  ASSERT_EQ(rea.status, 0) << rea.err;
+  EXPECT_EQ(lines_of(pose.out)[0], "t,x,y,z,R_1_1,R_1_2,R_1_3,R_2_1,R_2_2,R_2_3,R_3_1,R_3_2,R_3_3");
+  EXPECT_EQ(lines_of(jac.out)[0].substr(0, 26), "t,J_1_1,J_1_2,J_1_3,J_2_1,");
+  std::string header = "t";
+  for (int i = 1; i <= 3; ++i) {
+    for (const char* c : {"f", "n"}) {
+      for (const char* axis : {"_x", "_y", "_z"})
+        header += "," + (c + std::to_string(i)) + axis;
+    }
+  }
+  EXPECT_EQ(lines_of(rea.out)[0], header);
+  EXPECT_EQ(rea.out, rea_nf.out);  // the drive terms are not in the reactions
+  const auto P = rows_of(pose.out), J = rows_of(jac.out), W = rows_of(rea.out);
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const auto q = states[k].segment(0, 3), qd = states[k].segment(3, 3),
+               qdd = states[k].segment(6, 3);
+    const denoc::Transform<double> T = denoc::tool_pose(robot.model, ws, q);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(P[k][1 + static_cast<std::size_t>(i)], T.p[i]);
+      for (int j = 0; j < 3; ++j)
+        EXPECT_EQ(P[k][4 + static_cast<std::size_t>(3 * i + j)], T.R(i, j));
+    }
+    const auto& Jl = denoc::tool_jacobian(robot.model, ws, q);
+    for (int i = 0; i < 6; ++i) {
+      for (int j = 0; j < 3; ++j)
+        EXPECT_EQ(J[k][1 + static_cast<std::size_t>(3 * i + j)], Jl(i, j));
+    }
+    denoc::inverse_dynamics(robot.model, ws, q, qd, qdd);
+    const auto& R = denoc::joint_reactions(robot.model, ws, q);
+    for (int i = 0; i < 18; ++i)
+      EXPECT_EQ(W[k][1 + static_cast<std::size_t>(i)], R.data()[i]);
+  }
+}
+
+TEST_F(ExtrasCli, WrenchChangesTorquesByMinusJacobianTransposeTimesWrench) {
+  std::vector<denoc::VecX<double>> states;
+  write("traj.csv", random_trajectory(3, 30, states));  // t = 0 .. 0.29
+  // Samples at 0.05 and 0.2: held before, linear between, held after.
+  write("w.csv", "t,fx,fy,fz,nx,ny,nz\n0.05,1,2,3,0.1,0.2,0.3\n0.2,-3,1,0,0.5,0,-0.4\n");
+  auto wrench_at = [](double t) {
+    denoc::Vec6<double> a, b;
+    a << 1, 2, 3, 0.1, 0.2, 0.3;
+    b << -3, 1, 0, 0.5, 0, -0.4;
+    if (t <= 0.05) return a;
+    if (t >= 0.2) return b;
+    const double s = (t - 0.05) / 0.15;
+    return denoc::Vec6<double>(a + s * (b - a));
+  };
+  const Result plain = ridim("'" + kDrives + "' traj.csv");
+  const Result jac = ridim("'" + kDrives + "' traj.csv --quantity jacobian");
+  const Result pose = ridim("'" + kDrives + "' traj.csv --quantity pose");
+  for (const char* frame : {"base", "tool"}) {
+    const Result pushed =
+        ridim("'" + kDrives + "' traj.csv --wrench w.csv --wrench-frame " + frame);
+    ASSERT_EQ(pushed.status, 0) << pushed.err;
+    const auto A = rows_of(plain.out), B = rows_of(pushed.out), J = rows_of(jac.out),
+               P = rows_of(pose.out);
+    double worst = 0;
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      denoc::Vec6<double> w = wrench_at(A[k][0]);
+      if (std::string(frame) == "tool") {
+        Eigen::Matrix3d R;
+        for (int i = 0; i < 3; ++i) {
+          for (int j = 0; j < 3; ++j)
+            R(i, j) = P[k][4 + static_cast<std::size_t>(3 * i + j)];
+        }
+        w << R * w.head<3>(), R * w.tail<3>();
+      }
+      for (int j = 0; j < 3; ++j) {
+        double jtw = 0;
+        for (int i = 0; i < 6; ++i)
+          jtw += J[k][1 + static_cast<std::size_t>(3 * i + j)] * w[i];
+        worst = std::max(worst, std::abs(B[k][1 + static_cast<std::size_t>(j)] -
+                                         A[k][1 + static_cast<std::size_t>(j)] + jtw));
+      }
+    }
+    std::cout << "[wrench] ridim --wrench-frame " << frame
+              << ": max |tau(w) - tau(0) + J^T w| = " << worst << " N m\n";
+    EXPECT_LT(worst, 1e-12);
+  }
+  write("bad.csv", "t,fx,fy,fz,nx,ny\n0,1,2,3,4,5\n");
+  const Result bad = ridim("'" + kDrives + "' traj.csv --wrench bad.csv");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("bad.csv:1:"), std::string::npos) << bad.err;
+  EXPECT_EQ(ridim("'" + kDrives + "' traj.csv --wrench w.csv --wrench-frame world").status, 2);
 }
 
 }  // namespace

@@ -3,12 +3,14 @@
 
 #include "denoc/io/trajectory.hpp"
 #include "denoc/model/dh.hpp"
+#include "denoc/model/kinematics.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/model/workspace.hpp"
 #include "denoc/saha/energy.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
+#include "denoc/saha/reactions.hpp"
 
 namespace denoc {
 
@@ -37,7 +39,14 @@ namespace denoc {
                                              ConstVectorRef<S>, ConstVectorRef<S>);             \
   KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                          \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
-  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
+  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);               \
+  KEYWORD void joint_poses<S>(const Model<S>&, Workspace<S>&);                                  \
+  KEYWORD const Transform<S>& tool_pose<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);  \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian<S>(                          \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                                       \
+  KEYWORD void apply_tool_wrench<S>(const Model<S>&, Workspace<S>&, const Vec6<S>&);            \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions<S>(                        \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
 
 #ifndef DENOC_INSTANTIATING
 DENOC_ALGORITHMS(extern template, float)

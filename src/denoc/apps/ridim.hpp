@@ -8,7 +8,16 @@
 
 namespace denoc {
 
-enum class Quantity { torques, mass_matrix, inverse_mass_matrix, bias, gravity };
+enum class Quantity {
+  torques,
+  mass_matrix,
+  inverse_mass_matrix,
+  bias,
+  gravity,
+  pose,       // spec §7: the tool frame in the base frame
+  jacobian,   // spec §7: the geometric Jacobian of the tool frame origin
+  reactions,  // spec §7: the wrench that each joint carries
+};
 
 struct RidimOptions {
   std::string robot;       // robot YAML
@@ -16,6 +25,8 @@ struct RidimOptions {
   std::string output;      // CSV path, empty for standard output
   Quantity quantity = Quantity::torques;
   bool friction = true;  // false: --no-friction, the drives' B and Tc left out (spec §6)
+  std::string wrench;    // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
+  bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
 };
 
 // The names accepted by --quantity, and the Quantity each selects.

@@ -45,6 +45,14 @@ struct Workspace {
   VecX<S> tau_hat;                  // U^-1 phi, Eq. (34), then D^-1 of it (tau~ of step 2)
   VecX<S> qdd;                      // joint accelerations, Eq. (36)
   MatX<S> U;                        // unit upper triangular factor of I = U D U^T, Eqs. (46), (53)
+
+  // Tool pose and Jacobian, spec §7 (kinematics.hpp).
+  std::vector<Mat3<S>> R_base;                   // orientation of J_i in the base frame
+  std::vector<Vec3<S>> o_base;                   // origin of J_i (on joint i's axis), base frame
+  Transform<S> tool_pose;                        // the tool frame in the base frame
+  Eigen::Matrix<S, 6, Eigen::Dynamic> jacobian;  // [v; omega] of the tool frame origin, base frame
+  // Joint reaction wrenches, spec §7 (reactions.hpp): column i = [f; n] of joint i in K_i.
+  Eigen::Matrix<S, 6, Eigen::Dynamic> reactions;
 };
 
 template <typename S>
@@ -73,6 +81,10 @@ Workspace<S>::Workspace(const Model<S>& model)
       m_hat(VecX<S>::Zero(model.dof())),
       tau_hat(VecX<S>::Zero(model.dof())),
       qdd(VecX<S>::Zero(model.dof())),
-      U(MatX<S>::Identity(model.dof(), model.dof())) {}
+      U(MatX<S>::Identity(model.dof(), model.dof())),
+      R_base(static_cast<std::size_t>(model.dof()), Mat3<S>::Identity()),
+      o_base(static_cast<std::size_t>(model.dof()), Vec3<S>::Zero()),
+      jacobian(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.dof())),
+      reactions(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.dof())) {}
 
 }  // namespace denoc
