@@ -217,4 +217,51 @@ TEST_F(ExtrasCli, WrenchChangesTorquesByMinusJacobianTransposeTimesWrench) {
   EXPECT_EQ(ridim("'" + kDrives + "' traj.csv --wrench w.csv --wrench-frame world").status, 2);
 }
 
+// kinetic + potential - work + dissipated along an rfdsim output (columns 13..16 for n = 3).
+double energy_drift(const std::vector<std::vector<double>>& rows, double& dissipated) {
+  double worst = 0;
+  const auto e = [](const std::vector<double>& r) { return r[13] + r[14] - r[15] + r[16]; };
+  for (const auto& r : rows)
+    worst = std::max(worst, std::abs(e(r) - e(rows.front())));
+  dissipated = rows.back()[16];
+  return worst;
+}
+
+TEST_F(ExtrasCli, RfdsimFrictionModelsWrenchAndEnergyColumns) {
+  write("w.csv", "t,fx,fy,fz,nx,ny,nz\n0,0,-20,0,0,0,0\n1,10,0,0,0,0,1\n");
+  const std::string base =
+      "'" + kDrives + "' --free-fall --t-end 2 --dt 0.01 --rtol 1e-10 --atol 1e-10";
+  for (const std::string options :
+       {" --coulomb stick-slip", " --coulomb regularised --coulomb-velocity 1e-2",
+        " --coulomb stick-slip --wrench w.csv", " --wrench w.csv --wrench-frame tool"}) {
+    const Result r = rfdsim(base + options + " --stats");
+    ASSERT_EQ(r.status, 0) << options << ": " << r.err;
+    EXPECT_EQ(lines_of(r.out)[0].substr(lines_of(r.out)[0].size() - 33),
+              "kinetic,potential,work,dissipated");
+    const auto rows = rows_of(r.out);
+    ASSERT_EQ(rows.size(), 201u);
+    double dissipated = 0;
+    const double drift = energy_drift(rows, dissipated);
+    std::cout << "[rfdsim]" << options << ": |T + V - W + D - E0| max " << drift
+              << " J, dissipated " << dissipated << " J; " << r.err;
+    EXPECT_LT(drift, 1e-6) << options;
+    EXPECT_GT(dissipated, 0);
+    EXPECT_EQ(r.err.find("stick-slip events") != std::string::npos,
+              options.find("stick-slip") != std::string::npos)
+        << r.err;
+  }
+  Result r = rfdsim(base + " --coulomb stick-slip --method rk4");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--method dopri5"), std::string::npos) << r.err;
+  r = rfdsim(base + " --coulomb-velocity 0");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--coulomb-velocity: must be positive"), std::string::npos) << r.err;
+  r = rfdsim(base + " --coulomb sticky");
+  EXPECT_EQ(r.status, 2);
+  r = rfdsim(base + " --wrench missing.csv -o out.csv");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("missing.csv: cannot open wrench file"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "out.csv"));
+}
+
 }  // namespace
