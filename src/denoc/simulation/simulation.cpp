@@ -401,7 +401,8 @@ void integrate_stick_slip(ChainDynamics& system, State& x, const OutputTimes& ti
         observe(times[k], x_out);
       }
       stats.events += system.settle_modes(x_event, hi);
-      stalled = hi > t ? 0 : stalled + 1;
+      // Transitions piling up within a nanosecond of each other mean modes that chatter.
+      stalled = hi - t > 1e-9 ? 0 : stalled + 1;
       if (stalled > 1000) {
         throw RunError("at t = " + shortest(hi) +
                        ": stick-slip transitions without progress (the joints' modes chatter)");
