@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
+#include "denoc/simulation/simulation.hpp"
 
 extern "C" {
 void* __libc_malloc(std::size_t);
@@ -154,6 +155,93 @@ void expect_no_allocation(int n) {
   EXPECT_EQ(
       allocations_in([&] { sink += denoc::forward_dynamics_fixman(model, ws, q, qd, qdd)[0]; }), 0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
+}
+
+// The extensions of spec §6-§7 on a chain with drives, a tool and a payload.
+template <typename S>
+void expect_no_allocation_with_drives(int n) {
+  std::vector<denoc::LinkSpec<S>> links = chain<S>(n).links();
+  for (denoc::LinkSpec<S>& link : links) {
+    link.drive.Jm = S(1e-4);
+    link.drive.G = S(-30);
+    link.drive.B = S(1e-3);
+    link.drive.Tc_pos = S(0.1);
+    link.drive.Tc_neg = S(-0.2);
+  }
+  denoc::Transform<S> tool;
+  tool.p = denoc::Vec3<S>(0, 0, S(0.1));
+  denoc::Payload<S> payload;
+  payload.mass = 2;
+  const denoc::Model<S> model(links, denoc::Vec3<S>(0, 0, S(-9.81)), tool, payload);
+  denoc::Workspace<S> ws(model);
+  const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
+  const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
+  const denoc::VecX<S> qdd = denoc::VecX<S>::LinSpaced(n, S(2), S(1));
+  denoc::VecX<S> friction(n);
+  S sink = 0;
+  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] {
+              denoc::friction_forces(model, qd, friction);
+              sink += friction[0];
+            }),
+            0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
+  EXPECT_EQ(
+      allocations_in([&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, qdd)[0]; }),
+      0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::tool_pose(model, ws, q).p[0]; }), 0);
+  EXPECT_EQ(allocations_in([&] { sink += denoc::tool_jacobian(model, ws, q)(0, 0); }), 0);
+  denoc::Vec6<S> w;
+  w << 1, 2, 3, S(0.1), S(0.2), S(0.3);
+  EXPECT_EQ(allocations_in([&] {
+              denoc::inverse_dynamics(model, ws, q, qd, qdd);
+              denoc::apply_tool_wrench(model, ws, w);
+              sink += denoc::joint_reactions(model, ws, q)(0, 0);
+            }),
+            0);
+  EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
+}
+
+// rfdsim's right-hand side with friction (both Coulomb models, joints locked) and a wrench.
+class ConstantInput : public denoc::JointForces {
+ public:
+  void at(double, Eigen::Ref<denoc::VecX<double>> v) override { v.setConstant(0.5); }
+};
+
+TEST(Allocations, NoneInTheRightHandSideWithFrictionAndWrench) {
+  for (int n : {1, 6, 40}) {
+    std::vector<denoc::LinkSpec<double>> links = chain<double>(n).links();
+    for (denoc::LinkSpec<double>& link : links) {
+      link.drive.Jm = 1e-4;
+      link.drive.G = 30;
+      link.drive.B = 1e-3;
+      link.drive.Tc_pos = 0.1;
+      link.drive.Tc_neg = -0.1;
+    }
+    const denoc::Model<double> model(links);
+    ConstantInput tau, wrench;
+    for (denoc::CoulombModel coulomb :
+         {denoc::CoulombModel::regularised, denoc::CoulombModel::stick_slip}) {
+      denoc::ChainDynamics system(model, denoc::FdAlgorithm::udu, tau);
+      denoc::FrictionSettings friction;
+      friction.coulomb = coulomb;
+      system.set_friction(friction);
+      system.set_tool_wrench(&wrench, true);
+      denoc::State x(static_cast<std::size_t>(2 * n + 2), 0.0), dxdt(x.size());
+      system.settle_modes(x, 0);  // joints at rest: some lock
+      EXPECT_EQ(allocations_in([&] { system(x, dxdt, 0.0); }), 0);
+      EXPECT_EQ(allocations_in([&] { system.transition_due(x, 0.0); }), 0);
+    }
+  }
+}
+
+TEST(Allocations, NoneWithDrivesToolAndPayload) {
+  for (int n : {1, 6, 40, 200})
+    expect_no_allocation_with_drives<double>(n);
+  for (int n : {1, 6, 40})
+    expect_no_allocation_with_drives<float>(n);
 }
 
 TEST(Allocations, CounterSeesOperatorNew) {

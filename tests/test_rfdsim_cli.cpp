@@ -31,7 +31,8 @@ class RfdsimCli : public cli::CliTest {
   Result ridim(const std::string& args) { return run(DENOC_RIDIM_EXE, args); }
 };
 
-// A simulated CSV, parsed: rows[k] = {t, q..., qd..., qdd..., tau..., kinetic, potential}.
+// A simulated CSV, parsed: rows[k] = {t, q..., qd..., qdd..., tau..., kinetic, potential, work,
+// dissipated}.
 std::vector<std::vector<double>> rows_of(const std::string& csv) {
   std::vector<std::vector<double>> rows;
   const auto lines = lines_of(csv);
@@ -65,14 +66,16 @@ TEST_F(RfdsimCli, FreeFallColumnsTimesAndRows) {
   EXPECT_EQ(r.err, "");  // quiet unless --stats
   const auto lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 1002u);  // header + t = 0, 0.01, ..., 10
-  EXPECT_EQ(lines[0], "t,q1,q2,q3,qd1,qd2,qd3,qdd1,qdd2,qdd3,tau1,tau2,tau3,kinetic,potential");
+  EXPECT_EQ(
+      lines[0],
+      "t,q1,q2,q3,qd1,qd2,qd3,qdd1,qdd2,qdd3,tau1,tau2,tau3,kinetic,potential,work,dissipated");
 
   const denoc::RobotFile robot = denoc::load_robot_file(kPlanar);
   denoc::Workspace<double> ws(robot.model);
   const denoc::VecX<double> zero = denoc::VecX<double>::Zero(3);
   for (std::size_t k = 0; k <= 1000; ++k) {
     const std::vector<double> row = numbers_of(lines[k + 1]);
-    ASSERT_EQ(row.size(), 15u);
+    ASSERT_EQ(row.size(), 17u);
     // The output times are the decimals k / 100, not sums of 0.01 (spec §3: exact times).
     ASSERT_EQ(row[0], static_cast<double>(k) / 100) << lines[k + 1];
     if (k % 97 != 0) continue;
@@ -250,7 +253,7 @@ TEST_F(RfdsimCli, FailureWhileRunningKeepsTheRows) {
   auto rows = rows_of(read("out.csv"));
   ASSERT_EQ(rows.size(), 6u);  // t = 0, ..., 0.05, complete and finite
   for (const auto& row : rows) {
-    ASSERT_EQ(row.size(), 15u);
+    ASSERT_EQ(row.size(), 17u);
     for (double x : row)
       EXPECT_TRUE(std::isfinite(x));
   }

@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "rfdsim: forward dynamics and simulation of a serial manipulator: the O(n) UDU^T forward\n"
       "dynamics of Saha (1999), integrated by adaptive Runge-Kutta (Boost.Odeint).\n"
-      "Output: CSV t,q1..qn,qd1..qdn,qdd1..qddn,tau1..taun,kinetic,potential in SI units at\n"
+      "Output: CSV t,q1..qn,qd1..qdn,qdd1..qddn,tau1..taun,kinetic,potential,work,dissipated\n"
+      "in SI units at\n"
       "t = 0, dt, 2 dt, ..., t-end, to standard output unless -o is given."};
   app.add_option("robot", options.robot, "Robot file (YAML, see robots/stanford.yaml)")->required();
   auto* free_fall =
@@ -78,10 +79,29 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(algorithms))
       ->default_val(algorithm)
       ->option_text("NAME");
+  std::string coulomb = "regularised", wrench_frame = "base";
+  app.add_option("--coulomb", coulomb,
+                 "How the drives' Coulomb friction is simulated: regularised (default: Tc\n"
+                 "tanh(|qd|/v), smooth; a stuck joint creeps at v atanh(|load|/Tc)) or\n"
+                 "stick-slip (exact: joints lock and break away at located events; dopri5)")
+      ->check(CLI::IsMember({"regularised", "stick-slip"}))
+      ->option_text("MODEL");
+  app.add_option("--coulomb-velocity", options.friction.velocity_scale,
+                 "The velocity scale v of the regularised model, rad/s or m/s")
+      ->default_val(options.friction.velocity_scale)
+      ->option_text("V");
+  app.add_option("--wrench", options.wrench,
+                 "CSV t,fx,fy,fz,nx,ny,nz: the wrench the environment exerts on the tool, at\n"
+                 "the tool frame origin; linear between samples, held outside them")
+      ->option_text("FILE");
+  app.add_option("--wrench-frame", wrench_frame,
+                 "base (default) or tool: the frame in which --wrench's vectors are given")
+      ->check(CLI::IsMember({"base", "tool"}))
+      ->option_text("NAME");
   app.add_option("-o,--output", options.output, "Write the CSV to this file");
   app.add_flag("--stats", stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on "
-               "standard error");
+               "standard error (and the stick-slip events)");
   app.set_version_flag("--version", "rfdsim " DENOC_VERSION);
   bool progress = false, quiet = false;
   auto* progress_flag = app.add_flag(
@@ -123,6 +143,8 @@ int main(int argc, char** argv) {
   if (!qd0.empty()) options.qd0 = qd0;
   options.integrator.method = methods.at(method);
   options.algorithm = algorithms.at(algorithm);
+  if (coulomb == "stick-slip") options.friction.coulomb = denoc::CoulombModel::stick_slip;
+  options.wrench_in_tool_frame = wrench_frame == "tool";
 
   denoc::IntegrationStats run_stats;
   int status = 0;

@@ -1,6 +1,7 @@
 // ridim ROBOT.yaml [TRAJ.csv | -] [-o OUT.csv] [--quantity NAME]
 // Recursive inverse dynamics of serial manipulators (the successor of Saha's RIDIM).
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -33,7 +34,9 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", options.output, "Write the CSV to this file");
   app.add_option("-q,--quantity", quantity,
                  "What to compute at each sample: torques (default), mass-matrix,\n"
-                 "inverse-mass-matrix, bias (tau with qdd = 0) or gravity (tau with qd = qdd = 0)")
+                 "inverse-mass-matrix, bias (tau with qdd = 0), gravity (tau with qd = qdd = 0),\n"
+                 "pose (of the tool frame), jacobian (of the tool frame) or reactions (the\n"
+                 "wrench each joint carries)")
       ->check(CLI::IsMember(quantity_names))
       ->option_text("NAME");
   app.add_option("--algorithm", algorithm,
@@ -63,6 +66,18 @@ int main(int argc, char** argv) {
                  "links[2].mass=3.5, links[0].inertia.xx=0.1, gravity[2]=-9.80665 (repeatable)")
       ->option_text("KEY=VALUE")
       ->allow_extra_args(false);
+  app.add_flag_function(
+      "--no-friction", [&](std::int64_t) { options.friction = false; },
+      "Leave the drives' viscous and Coulomb friction (B, Tc) out; rotor inertia stays");
+  app.add_option("--wrench", options.wrench,
+                 "CSV t,fx,fy,fz,nx,ny,nz: the wrench the environment exerts on the tool, at the\n"
+                 "tool frame origin; linear between samples, held outside them")
+      ->option_text("FILE");
+  std::string wrench_frame = "base";
+  app.add_option("--wrench-frame", wrench_frame,
+                 "base (default) or tool: the frame in which --wrench's vectors are given")
+      ->check(CLI::IsMember({"base", "tool"}))
+      ->option_text("NAME");
   app.footer(
       "Examples:\n"
       "  ridim robots/stanford.yaml -o stanford_tau.csv\n"
@@ -81,6 +96,7 @@ int main(int argc, char** argv) {
     std::cerr << "ridim: " << e.what() << "\nRun 'ridim --help' for usage.\n";
     return 2;
   }
+  options.wrench_in_tool_frame = wrench_frame == "tool";
   for (const auto& [name, value] : denoc::quantity_names()) {
     if (name == quantity) options.quantity = value;
   }

@@ -5,6 +5,7 @@
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/model/dh.hpp"
+#include "denoc/model/kinematics.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/model/workspace.hpp"
 #include "denoc/saha/energy.hpp"
@@ -12,6 +13,7 @@
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
 #include "denoc/saha/inverse_inertia.hpp"
+#include "denoc/saha/reactions.hpp"
 
 namespace denoc {
 
@@ -39,6 +41,8 @@ namespace denoc {
   KEYWORD const VecX<S>& bias_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,      \
                                         ConstVectorRef<S>);                                     \
   KEYWORD const VecX<S>& gravity_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);  \
+  KEYWORD void friction_forces<S>(const Model<S>&, ConstVectorRef<S>,                           \
+                                  type_identity<Eigen::Ref<VecX<S>>>::type);                    \
   KEYWORD const MatX<S>& generalized_inertia<S>(const Model<S>&, Workspace<S>&,                 \
                                                 ConstVectorRef<S>);                             \
   KEYWORD const MatX<S>& inverse_generalized_inertia<S>(const Model<S>&, Workspace<S>&,         \
@@ -63,7 +67,15 @@ namespace denoc {
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
   KEYWORD std::string fixman_unsupported_reason<S>(const Model<S>&);                            \
   KEYWORD bool fixman_supports<S>(const Model<S>&);                                             \
-  KEYWORD const MatX<S>& inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
+  KEYWORD const MatX<S>& inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&,                 \
+                                                ConstVectorRef<S>);                             \
+  KEYWORD void joint_poses<S>(const Model<S>&, Workspace<S>&);                                  \
+  KEYWORD const Transform<S>& tool_pose<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);  \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian<S>(                          \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                                       \
+  KEYWORD void apply_tool_wrench<S>(const Model<S>&, Workspace<S>&, const Vec6<S>&);            \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions<S>(                        \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
 
 #ifndef DENOC_INSTANTIATING
 DENOC_ALGORITHMS(extern template, float)

@@ -1,5 +1,6 @@
 #include "denoc/apps/rfdsim.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -34,12 +35,20 @@ const std::vector<std::pair<std::string, FdAlgorithm>>& algorithm_names() {
   return names;
 }
 
+const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names() {
+  static const std::vector<std::pair<std::string, CoulombModel>> names = {
+      {"regularised", CoulombModel::regularised}, {"stick-slip", CoulombModel::stick_slip}};
+  return names;
+}
+
 std::string format_stats(const IntegrationStats& stats) {
   char line[256];
   std::snprintf(line, sizeof line,
                 "steps %ld, rejected %ld, right-hand-side evaluations %ld, wall time %.3f s",
                 stats.steps, stats.rejected, stats.rhs_evaluations, stats.wall_seconds);
-  return line;
+  std::string text = line;
+  if (stats.events >= 0) text += ", stick-slip events " + std::to_string(stats.events);
+  return text;
 }
 
 namespace {
@@ -57,6 +66,10 @@ void check_options(const RfdsimOptions& o) {
   require(std::isfinite(s.atol) && s.atol > 0, "--atol: must be positive");
   require(std::isfinite(s.step) && s.step >= 0, "--step: must be positive");
   require(std::isfinite(s.min_step) && s.min_step >= 0, "--min-step: must be >= 0");
+  require(std::isfinite(o.friction.velocity_scale) && o.friction.velocity_scale > 0,
+          "--coulomb-velocity: must be positive");
+  require(o.friction.coulomb != CoulombModel::stick_slip || s.method == Method::dopri5,
+          "--coulomb stick-slip: locates its events on dopri5's dense output; use --method dopri5");
 }
 
 // q0 or qd0: the command line's values, else the robot file's, else zero.
@@ -79,6 +92,8 @@ std::vector<std::string> output_header(int n) {
   }
   names.push_back("kinetic");
   names.push_back("potential");
+  names.push_back("work");        // spec §7: integral of the power put in
+  names.push_back("dissipated");  // and of the power friction takes out
   return names;
 }
 
@@ -86,16 +101,18 @@ std::vector<std::string> output_header(int n) {
 class RowWriter {
  public:
   RowWriter(ChainDynamics& system, CsvWriter& csv)
-      : system_(system), csv_(csv), row_(4 * system.model().dof() + 2) {}
+      : system_(system), csv_(csv), row_(4 * system.model().dof() + 4) {}
 
   void operator()(double t, const State& x) {
     const Model<double>& model = system_.model();
     const int n = model.dof();
     const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
     system_.evaluate(x, t);
-    row_ << q, qd, system_.qdd(), system_.tau(), 0, 0;
+    row_ << q, qd, system_.qdd(), system_.tau(), 0, 0, 0, 0;
     row_[4 * n] = kinetic_energy(model, system_.ws(), q, qd);
     row_[4 * n + 1] = potential_energy(model, system_.ws(), q);
+    row_[4 * n + 2] = x[static_cast<std::size_t>(2 * n)];      // work
+    row_[4 * n + 3] = x[static_cast<std::size_t>(2 * n + 1)];  // dissipated
     csv_.row(t, row_);
   }
 
@@ -116,7 +133,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                      ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
   }
   const int n = robot.dof();
-  State x(static_cast<std::size_t>(2 * n));
+  State x(static_cast<std::size_t>(2 * n + 2), 0.0);  // q, qd, work, dissipated
   Eigen::Map<VecX<double>>(x.data(), n) = initial(options.q0, robot.initial_q, n, "--q0");
   Eigen::Map<VecX<double>>(x.data() + n, n) = initial(options.qd0, robot.initial_qd, n, "--qd0");
 
@@ -133,6 +150,29 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
     forces = std::make_unique<SampledForces>(torque_file, options.torques, n);
   }
 
+  std::ifstream wrench_file;
+  std::unique_ptr<SampledForces> wrench;
+  if (!options.wrench.empty()) {
+    wrench_file.open(options.wrench, std::ios::binary);
+    require(static_cast<bool>(wrench_file),
+            options.wrench + ": cannot open wrench file: " + std::strerror(errno));
+    wrench = std::make_unique<SampledForces>(wrench_file, options.wrench, 6);
+  }
+  // Steps end on the samples of both inputs: each is only piecewise smooth.
+  struct BothKinks : JointForces {
+    JointForces& tau;
+    JointForces* w;
+    BothKinks(JointForces& t, JointForces* wr) : tau(t), w(wr) {}
+    void at(double t, Eigen::Ref<VecX<double>> out) override { tau.at(t, out); }
+    void release_before(double t) override {
+      tau.release_before(t);
+      if (w) w->release_before(t);
+    }
+    double next_kink(double t) override {
+      return w ? std::min(tau.next_kink(t), w->next_kink(t)) : tau.next_kink(t);
+    }
+  } inputs(*forces, wrench.get());
+
   std::ofstream file;
   if (!options.output.empty() && options.output != "-") {
     file.open(options.output, std::ios::binary | std::ios::trunc);
@@ -141,7 +181,9 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   }
   CsvWriter csv(file.is_open() ? file : standard_output);
   csv.header(output_header(n));
-  ChainDynamics system(robot.model, options.algorithm, *forces);
+  ChainDynamics system(robot.model, options.algorithm, inputs);
+  system.set_friction(options.friction);
+  system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame);
   RowWriter writer(system, csv);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "rfdsim", "s",
                     options.t_end);

@@ -23,10 +23,16 @@ struct RfdsimOptions {
   std::optional<std::vector<double>> q0, qd0;  // SI; override the robot file's `initial`
   IntegratorSettings integrator;
   FdAlgorithm algorithm = FdAlgorithm::udu;
-  std::string output;               // CSV path, empty for standard output
   std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
   ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
+  std::string output;                               // CSV path, empty for standard output
+  FrictionSettings friction;                        // --coulomb, --coulomb-velocity (spec §6)
+  std::string wrench;                 // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
+  bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
 };
+
+// The names accepted by --coulomb.
+const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names();
 
 // The names accepted by --method and --algorithm.
 const std::vector<std::pair<std::string, Method>>& method_names();

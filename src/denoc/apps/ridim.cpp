@@ -12,6 +12,10 @@
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/saha/generalized_inertia.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
+#include "denoc/saha/reactions.hpp"
+#include "denoc/simulation/sampled_forces.hpp"
 
 namespace denoc {
 
@@ -21,7 +25,10 @@ const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
       {"mass-matrix", Quantity::mass_matrix},
       {"inverse-mass-matrix", Quantity::inverse_mass_matrix},
       {"bias", Quantity::bias},
-      {"gravity", Quantity::gravity}};
+      {"gravity", Quantity::gravity},
+      {"pose", Quantity::pose},
+      {"jacobian", Quantity::jacobian},
+      {"reactions", Quantity::reactions}};
   return names;
 }
 
@@ -39,6 +46,10 @@ std::vector<Algorithm> algorithms_for(Quantity quantity) {
   if (quantity == Quantity::inverse_mass_matrix) {
     // udu first: the fastest of the three on the Stanford arm (README, Performance).
     return {Algorithm::udu, Algorithm::fixman, Algorithm::cholesky};
+  }
+  if (quantity == Quantity::pose || quantity == Quantity::jacobian ||
+      quantity == Quantity::reactions) {
+    return {Algorithm::denoc};  // from the DeNOC joint frames and backward recursion
   }
   return {Algorithm::denoc, Algorithm::gibbs_appell};
 }
@@ -105,6 +116,28 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
     case Quantity::gravity:
       numbered("g");
       break;
+    case Quantity::pose:
+      for (const char* x : {"x", "y", "z"})
+        names.push_back(x);
+      for (int i = 1; i <= 3; ++i) {
+        for (int j = 1; j <= 3; ++j)
+          names.push_back("R_" + std::to_string(i) + "_" + std::to_string(j));
+      }
+      break;
+    case Quantity::jacobian:
+      for (int i = 1; i <= 6; ++i) {
+        for (int j = 1; j <= n; ++j)
+          names.push_back("J_" + std::to_string(i) + "_" + std::to_string(j));
+      }
+      break;
+    case Quantity::reactions:
+      for (int i = 1; i <= n; ++i) {
+        for (const char* part : {"f", "n"}) {
+          for (const char* axis : {"_x", "_y", "_z"})
+            names.push_back(part + std::to_string(i) + axis);
+        }
+      }
+      break;
   }
   return names;
 }
@@ -112,16 +145,32 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
 // Computes the chosen quantity at one sample and writes its row.
 class SampleWriter {
  public:
-  SampleWriter(const Model<double>& model, Quantity quantity, Algorithm algorithm, CsvWriter& csv)
-      : model_(model), ws_(model), quantity_(quantity), algorithm_(algorithm), csv_(csv) {}
+  SampleWriter(const Model<double>& model, Quantity quantity, Algorithm algorithm, CsvWriter& csv,
+               bool friction = true, JointForces* wrench = nullptr,
+               bool wrench_in_tool_frame = false)
+      : model_(model),
+        ws_(model),
+        quantity_(quantity),
+        algorithm_(algorithm),
+        csv_(csv),
+        friction_(friction && model.has_friction()),
+        friction_forces_(VecX<double>::Zero(model.dof())),
+        wrench_(wrench),
+        wrench_in_tool_frame_(wrench_in_tool_frame),
+        pose_(12) {}
 
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
     const bool gibbs_appell = algorithm_ == Algorithm::gibbs_appell;
     switch (quantity_) {
       case Quantity::torques:
-        csv_.row(t, gibbs_appell ? gibbs_appell_inverse_dynamics(model_, ws_, q, qd, qdd)
-                                 : inverse_dynamics(model_, ws_, q, qd, qdd));
+        if (gibbs_appell) {
+          ws_.tau = gibbs_appell_inverse_dynamics(model_, ws_, q, qd, qdd);
+        } else {
+          inverse_dynamics(model_, ws_, q, qd, qdd);
+        }
+        with_wrench(t, q, gibbs_appell);
+        csv_.row(t, with_friction(qd));
         break;
       case Quantity::mass_matrix:
         csv_.matrix_row(t, gibbs_appell ? gibbs_appell_inertia(model_, ws_, q)
@@ -131,13 +180,36 @@ class SampleWriter {
         csv_.matrix_row(t, inverse_mass_matrix(t, q));
         break;
       case Quantity::bias:
-        csv_.row(t, gibbs_appell ? gibbs_appell_bias(model_, ws_, q, qd)
-                                 : bias_forces(model_, ws_, q, qd));
+        if (gibbs_appell) {
+          ws_.tau = gibbs_appell_bias(model_, ws_, q, qd);
+        } else {
+          bias_forces(model_, ws_, q, qd);
+        }
+        with_wrench(t, q, gibbs_appell);
+        csv_.row(t, with_friction(qd));
         break;
       case Quantity::gravity:
         csv_.row(t, gibbs_appell ? gibbs_appell_gravity(model_, ws_, q)
                                  : gravity_forces(model_, ws_, q));
         break;
+      case Quantity::pose: {
+        const Transform<double>& pose = tool_pose(model_, ws_, q);
+        pose_.head<3>() = pose.p;
+        pose_.tail<9>() = Eigen::Map<const VecX<double>>(
+            Eigen::Matrix<double, 3, 3, Eigen::RowMajor>(pose.R).data(), 9);
+        csv_.row(t, pose_);
+        break;
+      }
+      case Quantity::jacobian:
+        csv_.matrix_row(t, tool_jacobian(model_, ws_, q));
+        break;
+      case Quantity::reactions: {
+        inverse_dynamics(model_, ws_, q, qd, qdd);
+        with_wrench(t, q, false);
+        const auto& reactions = joint_reactions(model_, ws_, q);
+        csv_.row(t, Eigen::Map<const VecX<double>>(reactions.data(), reactions.size()));
+        break;
+      }
     }
   }
 
@@ -162,12 +234,49 @@ class SampleWriter {
     return *inverse;
   }
 
+  // The external wrench of --wrench at t (spec §6) taken into ws_.gamma and ws_.tau. It is
+  // carried inwards on the DeNOC joint frames, which the Gibbs-Appell route does not set.
+  void with_wrench(double t, ConstVectorRef<double> q, bool need_frames) {
+    if (!wrench_) return;
+    if (need_frames) update_joint_frames(model_, ws_, q);
+    wrench_->at(t, wrench_value_);
+    if (wrench_in_tool_frame_) {
+      joint_poses(model_, ws_);
+      const Mat3<double>& R = ws_.tool_pose.R;
+      wrench_value_ << R * wrench_value_.head<3>(), R * wrench_value_.tail<3>();
+    }
+    apply_tool_wrench(model_, ws_, wrench_value_);
+  }
+
+  // ws_.tau plus the drives' friction G^2 B qd + |G| Tc(qd) (spec §6), unless --no-friction.
+  const VecX<double>& with_friction(ConstVectorRef<double> qd) {
+    if (friction_) {
+      friction_forces(model_, qd, friction_forces_);
+      ws_.tau += friction_forces_;
+    }
+    return ws_.tau;
+  }
+
   const Model<double>& model_;
   Workspace<double> ws_;
   Quantity quantity_;
   Algorithm algorithm_;
   CsvWriter& csv_;
+  bool friction_;
+  VecX<double> friction_forces_;
+  JointForces* wrench_;
+  bool wrench_in_tool_frame_;
+  Vec6<double> wrench_value_ = Vec6<double>::Zero();
+  VecX<double> pose_;
 };
+
+// The --wrench file, read as the samples are computed; null without one.
+std::unique_ptr<SampledForces> open_wrench(const RidimOptions& options, std::ifstream& in) {
+  if (options.wrench.empty()) return nullptr;
+  in.open(options.wrench, std::ios::binary);
+  if (!in) throw InputError(options.wrench + ": cannot open wrench file: " + std::strerror(errno));
+  return std::make_unique<SampledForces>(in, options.wrench, 6);
+}
 
 // Standard output, or the -o file opened only once the input has been accepted.
 std::ostream& open_output(const RidimOptions& options, std::ostream& standard_output,
@@ -188,10 +297,13 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   }
   const CycloidalTrajectory<double>& traj = *robot.trajectory;
   const int n = robot.dof();
+  std::ifstream wrench_file;
+  const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
   std::unique_ptr<std::ofstream> file;
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv);
+  SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv, options.friction,
+                      wrench.get(), options.wrench_in_tool_frame);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
                     static_cast<double>(traj.samples), kProgressStride);
   VecX<double> state(3 * n);
@@ -220,11 +332,14 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
                    from_stdin ? std::string("<stdin>") : options.trajectory);
   const int n = robot.dof();
   reader.read_header(static_cast<std::size_t>(1 + 3 * n));
+  std::ifstream wrench_file;
+  const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
 
   std::unique_ptr<std::ofstream> file;
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv);
+  SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv, options.friction,
+                      wrench.get(), options.wrench_in_tool_frame);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
                     kProgressStride);
   std::error_code no_size;

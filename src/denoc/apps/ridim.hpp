@@ -12,7 +12,16 @@
 
 namespace denoc {
 
-enum class Quantity { torques, mass_matrix, inverse_mass_matrix, bias, gravity };
+enum class Quantity {
+  torques,
+  mass_matrix,
+  inverse_mass_matrix,
+  bias,
+  gravity,
+  pose,       // spec §7: the tool frame in the base frame
+  jacobian,   // spec §7: the geometric Jacobian of the tool frame origin
+  reactions,  // spec §7: the wrench that each joint carries
+};
 
 // The routes of spec §5. Which apply depends on the quantity (algorithms_for).
 enum class Algorithm {
@@ -31,6 +40,9 @@ struct RidimOptions {
   std::optional<Algorithm> algorithm;  // empty: the quantity's default (algorithms_for)
   std::vector<Override> overrides;     // --set, applied to the robot file before it is checked
   ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
+  bool friction = true;  // false: --no-friction, the drives' B and Tc left out (spec §6)
+  std::string wrench;    // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
+  bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
 };
 
 // The names accepted by --quantity, and the Quantity each selects.

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
 
 #include "denoc/io/errors.hpp"
 
@@ -127,8 +128,9 @@ Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const st
 DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std::string& key,
                          double angle_scale, std::string& name) {
   if (!node.IsMap()) reader.fail(key, node, "expected a map with joint, a, b, alpha, theta, ...");
-  reader.check_keys(node, key,
-                    {"name", "joint", "a", "b", "d", "alpha", "theta", "mass", "com", "inertia"});
+  reader.check_keys(
+      node, key,
+      {"name", "joint", "a", "b", "d", "alpha", "theta", "mass", "com", "inertia", "drive"});
   DhLink<double> link;
   name = node["name"] ? reader.text(node["name"], key + ".name") : "";
   if (!node["joint"]) reader.fail_missing(key + ".joint", node, "expected revolute or prismatic");
@@ -150,6 +152,69 @@ DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std
   link.inertia = node["inertia"] ? read_inertia(reader, node["inertia"], key + ".inertia")
                                  : Mat3<double>::Zero();
   return link;
+}
+
+// The `drive` block of a link (spec §6): Jm >= 0, G != 0, B >= 0, Tc one number T >= 0 (meaning
+// [T, -T]) or [Tc+ >= 0, Tc- <= 0].
+Drive<double> read_drive(const Reader& reader, const YAML::Node& node, const std::string& key) {
+  if (!node.IsMap()) reader.fail(key, node, "expected a map with Jm, G, B, Tc");
+  reader.check_keys(node, key, {"Jm", "G", "B", "Tc"});
+  Drive<double> drive;
+  if (node["Jm"]) {
+    drive.Jm = reader.number(node["Jm"], key + ".Jm");
+    if (drive.Jm < 0) reader.fail(key + ".Jm", node["Jm"], "must be >= 0 (kg m^2)");
+  }
+  if (node["G"]) {
+    drive.G = reader.number(node["G"], key + ".G");
+    if (drive.G == 0) reader.fail(key + ".G", node["G"], "must not be 0 (motor rate / joint rate)");
+  }
+  if (node["B"]) {
+    drive.B = reader.number(node["B"], key + ".B");
+    if (drive.B < 0) reader.fail(key + ".B", node["B"], "must be >= 0 (N m s/rad)");
+  }
+  if (const YAML::Node tc = node["Tc"]) {
+    if (tc.IsScalar()) {
+      drive.Tc_pos = reader.number(tc, key + ".Tc");
+      if (drive.Tc_pos < 0) reader.fail(key + ".Tc", tc, "must be >= 0 (N m)");
+      drive.Tc_neg = -drive.Tc_pos;
+    } else {
+      const VecX<double> v = reader.vector(tc, key + ".Tc", 2);
+      drive.Tc_pos = v[0];
+      drive.Tc_neg = v[1];
+      if (v[0] < 0) reader.fail(key + ".Tc[0]", tc[0], "must be >= 0 (friction for qd > 0)");
+      if (v[1] > 0) reader.fail(key + ".Tc[1]", tc[1], "must be <= 0 (friction for qd < 0)");
+    }
+  }
+  return drive;
+}
+
+// The `tool` block (spec §6): xyz in m, rpy in angle_unit about fixed X, Y, Z (as URDF).
+Transform<double> read_tool(const Reader& reader, const YAML::Node& node, double angle_scale) {
+  if (!node.IsMap()) reader.fail("tool", node, "expected a map with xyz and rpy");
+  reader.check_keys(node, "tool", {"xyz", "rpy"});
+  Transform<double> tool;
+  if (node["xyz"]) tool.p = reader.vector(node["xyz"], "tool.xyz", 3);
+  if (node["rpy"]) {
+    const VecX<double> rpy = angle_scale * reader.vector(node["rpy"], "tool.rpy", 3);
+    tool.R = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
+              Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()) *
+              Eigen::AngleAxisd(rpy[0], Vec3<double>::UnitX()))
+                 .toRotationMatrix();
+  }
+  return tool;
+}
+
+// The `payload` block (spec §6): mass > 0, com and inertia in the tool frame.
+Payload<double> read_payload(const Reader& reader, const YAML::Node& node) {
+  if (!node.IsMap()) reader.fail("payload", node, "expected a map with mass, com, inertia");
+  reader.check_keys(node, "payload", {"mass", "com", "inertia"});
+  Payload<double> payload;
+  if (!node["mass"]) reader.fail_missing("payload.mass", node, "expected the payload's mass in kg");
+  payload.mass = reader.number(node["mass"], "payload.mass");
+  if (!(payload.mass > 0)) reader.fail("payload.mass", node["mass"], "must be positive");
+  if (node["com"]) payload.com = reader.vector(node["com"], "payload.com", 3);
+  if (node["inertia"]) payload.inertia = read_inertia(reader, node["inertia"], "payload.inertia");
+  return payload;
 }
 
 // Joint values in a robot file are in angle_unit for revolute joints and in m for prismatic.
@@ -210,9 +275,9 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
   apply_overrides(root, overrides, path);  // --set: checked below exactly as the file is
   const Reader reader(path);
   if (!root.IsMap()) throw InputError(path + ": expected a YAML map with a `links` list");
-  reader.check_keys(
-      root, "",
-      {"name", "source", "dh", "angle_unit", "gravity", "links", "initial", "trajectory"});
+  reader.check_keys(root, "",
+                    {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
+                     "trajectory", "tool", "payload"});
   RobotFile robot;
   robot.path = path;
   if (root["name"]) robot.name = reader.text(root["name"], "name");
@@ -238,7 +303,18 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
         read_link(reader, links[i], "links[" + std::to_string(i) + "]", robot.angle_scale, name));
     robot.link_names.push_back(name);
   }
-  robot.model = Model<double>(links_from_dh(robot.convention, robot.dh), gravity);
+  // Drives, tool and payload (spec §6), built into the model once.
+  std::vector<LinkSpec<double>> specs = links_from_dh(robot.convention, robot.dh);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const std::string key = "links[" + std::to_string(i) + "].drive";
+    robot.drives.push_back(links[i]["drive"] ? read_drive(reader, links[i]["drive"], key)
+                                             : Drive<double>());
+    specs[i].drive = robot.drives.back();
+  }
+  if (root["tool"]) robot.tool = read_tool(reader, root["tool"], robot.angle_scale);
+  if (root["payload"]) robot.payload = read_payload(reader, root["payload"]);
+  const Transform<double> last_link_frame = split_dh(robot.convention, robot.dh.back()).post;
+  robot.model = Model<double>(specs, gravity, last_link_frame * robot.tool, robot.payload);
   if (root["initial"]) read_initial(reader, root["initial"], robot);
   if (root["trajectory"]) read_trajectory(reader, root["trajectory"], robot);
   return robot;

@@ -25,6 +25,12 @@ struct RobotFile {
   std::optional<VecX<double>> initial_q;                  // SI units (rad, m)
   std::optional<VecX<double>> initial_qd;                 // SI units
   std::optional<CycloidalTrajectory<double>> trajectory;  // SI units
+  // Spec §6, as read (SI units): the drive of each joint (defaults where none is given), the
+  // tool frame relative to the last DH link frame, the payload on it. The model has them built
+  // in (its tool() is relative to J_n: the last link frame's Post_n times this).
+  std::vector<Drive<double>> drives;
+  Transform<double> tool;
+  Payload<double> payload;
 
   int dof() const { return model.dof(); }
 };

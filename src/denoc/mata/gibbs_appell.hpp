@@ -216,6 +216,9 @@ void inertia_matrix(const Model<S>& model, Workspace<S>& ws) {
                 zs.row(4).data(), zs.row(5).data(), ga.D.col(j).data());
   }
   ga.D.template triangularView<Eigen::StrictlyLower>() = ga.D.transpose();
+  // The drives' rotor inertias G^2 Jm (spec §6): the Gibbs function of each rotor spinning with
+  // its joint, 1/2 G^2 Jm qdd_i^2, adds them to the diagonal of its Hessian.
+  if (model.has_rotors()) ga.D.diagonal() += model.rotor_inertia();
 }
 
 // D = L L^T, column by column from the left (no scratch memory), L into ga.L; false unless D is
@@ -246,6 +249,8 @@ const VecX<S>& gibbs_appell_inverse_dynamics(const Model<S>& model, Workspace<S>
   gibbs_appell::joint_frames(model, ws, q);
   gibbs_appell::outward_recursion(model, ws, qd, qdd);
   gibbs_appell::inward_recursion(model, ws);
+  // The drives' rotors (spec §6) are not bodies of the chain: G^2 Jm qdd_i, as in D below.
+  if (model.has_rotors()) ws.ga.tau.array() += model.rotor_inertia().array() * qdd.array();
   return ws.ga.tau;
 }
 

@@ -60,6 +60,15 @@ std::vector<LinkSpec<S>> links_from_dh(DhConvention convention, const std::vecto
     link.mass = row.mass;
     link.com = split.post * row.com;
     link.inertia = split.post.R * row.inertia * split.post.R.transpose();
+    // Reactions are reported in the DH frame whose z axis is joint i's (spec §7): standard DH
+    // frame i-1 = J_i motion(q_i)^-1 Pre_i^-1, fixed to link i-1; modified DH frame i = J_i Post_i.
+    if (convention == DhConvention::standard) {
+      link.reaction_frame.R = split.pre.R.transpose();
+      link.reaction_frame.p = -(split.pre.R.transpose() * split.pre.p);
+      link.reaction_frame_undoes_motion = true;
+    } else {
+      link.reaction_frame = split.post;
+    }
     links.push_back(link);
     previous_post = split.post;
   }

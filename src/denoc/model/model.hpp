@@ -11,6 +11,7 @@
 // fixed transform and a z axis (URDF, for one) maps onto it.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -55,6 +56,27 @@ Transform<S> Transform<S>::rot_z(S angle) {
   return t;
 }
 
+// The actuator of a joint (spec §6), with the meanings of Corke's toolbox: a rotor of inertia Jm
+// behind a gear of ratio G (motor rate / joint rate), viscous friction B and Coulomb friction Tc
+// at the motor. Seen at the joint: rotor inertia G^2 Jm, viscous G^2 B, Coulomb |G| Tc.
+template <typename S>
+struct Drive {
+  S Jm = 0;      // rotor inertia, kg m^2
+  S G = 1;       // gear ratio
+  S B = 0;       // viscous friction, N m s/rad
+  S Tc_pos = 0;  // Coulomb friction for qd > 0 (>= 0), N m
+  S Tc_neg = 0;  // Coulomb friction for qd < 0 (<= 0), N m
+};
+
+// A rigid body fixed to the tool frame (spec §6): mass, mass centre and inertia about it, both
+// in the tool frame. Mass 0: no payload.
+template <typename S>
+struct Payload {
+  S mass = 0;
+  Vec3<S> com = Vec3<S>::Zero();
+  Mat3<S> inertia = Mat3<S>::Zero();
+};
+
 // What a robot file says about one joint and the link it moves, in J_i.
 template <typename S>
 struct LinkSpec {
@@ -63,6 +85,12 @@ struct LinkSpec {
   S mass = S(1);
   Vec3<S> com = Vec3<S>::Zero();      // d_i: from the origin of J_i to C_i
   Mat3<S> inertia = Mat3<S>::Zero();  // I_i about C_i
+  Drive<S> drive;                     // the actuator of joint i (none by default)
+  // The frame K_i in which joint i's reaction wrench is reported (spec §7: the DH frame whose z
+  // axis is joint i's axis): K_i = J_i motion(q_i)^-1 reaction_frame when
+  // reaction_frame_undoes_motion (the frame is fixed to link i-1), else J_i reaction_frame.
+  Transform<S> reaction_frame;
+  bool reaction_frame_undoes_motion = false;
 };
 
 template <typename S>
@@ -72,7 +100,11 @@ struct Joint {
   Vec3<S> r_placed;  // r_{i-1}: from C_{i-1} to the origin of J_i at q_i = 0, in R_i's axes
   Vec3<S> d;         // d_i: from the origin of J_i (on the joint axis) to C_i, in J_i
   Vec6<S> p;         // joint-rate propagation vector p_i, Eq. (13) or (15), constant in J_i
-  BodyInertia<S> M;  // M_i of Eq. (2): link i about C_i, in J_i
+  BodyInertia<S> M;  // M_i of Eq. (2): link i about C_i, in J_i (the last one with the payload)
+  // The drive seen at the joint (spec §6): G^2 Jm, G^2 B, |G| Tc for qd > 0 and for qd < 0.
+  S rotor_inertia = 0;
+  S viscous = 0;
+  S coulomb_pos = 0, coulomb_neg = 0;
 };
 
 // Makes the scalar argument of an algorithm non-deducible, so that Eigen blocks, maps and
@@ -92,6 +124,10 @@ class Model {
   Model() = default;
   explicit Model(const std::vector<LinkSpec<S>>& links,
                  const Vec3<S>& gravity = Vec3<S>(0, 0, S(-9.81)));
+  // With a tool frame (relative to J_n) and a payload on it (spec §6). The payload is folded
+  // into the last link's M_n here, once, so that every algorithm carries it without knowing.
+  Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity, const Transform<S>& tool,
+        const Payload<S>& payload);
 
   int dof() const { return static_cast<int>(joints_.size()); }
   const Joint<S>& joint(int i) const { return joints_[static_cast<std::size_t>(i)]; }
@@ -104,6 +140,14 @@ class Model {
     return r;
   }
 
+  // The tool frame relative to J_n (identity when none was given) and the payload on it.
+  const Transform<S>& tool() const { return tool_; }
+  const Payload<S>& payload() const { return payload_; }
+  // G^2 Jm of every joint: the rotor terms on the diagonal of the inertia matrix.
+  const VecX<S>& rotor_inertia() const { return rotor_inertia_; }
+  bool has_rotors() const { return has_rotors_; }
+  bool has_friction() const { return has_friction_; }
+
   template <typename T>
   Model<T> cast() const;
 
@@ -111,14 +155,47 @@ class Model {
   std::vector<LinkSpec<S>> links_;
   std::vector<Joint<S>> joints_;
   Vec3<S> gravity_ = Vec3<S>(0, 0, S(-9.81));
+  Transform<S> tool_;
+  Payload<S> payload_;
+  VecX<S> rotor_inertia_;
+  bool has_rotors_ = false;
+  bool has_friction_ = false;
 };
+
+// The payload folded into the last link (parallel-axis theorem): mass, mass centre and inertia
+// about the joint combined, all in J_n. `tool` places the payload's frame in J_n.
+template <typename S>
+LinkSpec<S> with_payload(LinkSpec<S> link, const Transform<S>& tool, const Payload<S>& payload) {
+  if (!(payload.mass > 0)) return link;
+  // Both bodies about the origin of J_n (BodyInertia::shifted(c) moves the reference point from
+  // the mass centre to the point at -c from it), summed, then referred to the joint mass centre.
+  BodyInertia<S> sum = BodyInertia<S>::about_mass_centre(link.mass, link.inertia).shifted(link.com);
+  const Vec3<S> payload_com = tool * payload.com;
+  sum +=
+      BodyInertia<S>::about_mass_centre(payload.mass, tool.R * payload.inertia * tool.R.transpose())
+          .shifted(payload_com);
+  const Vec3<S> com = sum.first_moment / sum.mass;
+  const BodyInertia<S> about_com = sum.shifted(-com);
+  link.mass = sum.mass;
+  link.com = com;
+  link.inertia = (about_com.rotational + about_com.rotational.transpose()) / 2;
+  return link;
+}
 
 template <typename S>
 Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity)
-    : links_(links), gravity_(gravity) {
+    : Model(links, gravity, Transform<S>(), Payload<S>()) {}
+
+template <typename S>
+Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity,
+                const Transform<S>& tool, const Payload<S>& payload)
+    : links_(links), gravity_(gravity), tool_(tool), payload_(payload) {
   joints_.reserve(links.size());
+  rotor_inertia_ = VecX<S>::Zero(static_cast<Eigen::Index>(links.size()));
   Vec3<S> parent_com = Vec3<S>::Zero();  // C_0 is taken at the base origin; t_0 = 0 anyway
-  for (const LinkSpec<S>& link : links) {
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const LinkSpec<S> link =
+        k + 1 == links.size() ? with_payload(links[k], tool, payload) : links[k];
     Joint<S> j;
     j.type = link.type;
     j.R = link.placement.R;
@@ -132,6 +209,14 @@ Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity)
       j.p << 0, 0, 0, 0, 0, 1;  // Eq. (15): [0; e_i]
     }
     j.M = BodyInertia<S>::about_mass_centre(link.mass, link.inertia);
+    const Drive<S>& drive = link.drive;
+    j.rotor_inertia = drive.G * drive.G * drive.Jm;
+    j.viscous = drive.G * drive.G * drive.B;
+    j.coulomb_pos = std::abs(drive.G) * drive.Tc_pos;
+    j.coulomb_neg = std::abs(drive.G) * drive.Tc_neg;
+    rotor_inertia_[static_cast<Eigen::Index>(k)] = j.rotor_inertia;
+    has_rotors_ = has_rotors_ || j.rotor_inertia != 0;
+    has_friction_ = has_friction_ || j.viscous != 0 || j.coulomb_pos != 0 || j.coulomb_neg != 0;
     joints_.push_back(j);
     parent_com = link.com;
   }
@@ -150,9 +235,21 @@ Model<T> Model<S>::cast() const {
     c.mass = static_cast<T>(l.mass);
     c.com = l.com.template cast<T>();
     c.inertia = l.inertia.template cast<T>();
+    c.drive = {static_cast<T>(l.drive.Jm), static_cast<T>(l.drive.G), static_cast<T>(l.drive.B),
+               static_cast<T>(l.drive.Tc_pos), static_cast<T>(l.drive.Tc_neg)};
+    c.reaction_frame.R = l.reaction_frame.R.template cast<T>();
+    c.reaction_frame.p = l.reaction_frame.p.template cast<T>();
+    c.reaction_frame_undoes_motion = l.reaction_frame_undoes_motion;
     links.push_back(c);
   }
-  return Model<T>(links, gravity_.template cast<T>());
+  Transform<T> tool;
+  tool.R = tool_.R.template cast<T>();
+  tool.p = tool_.p.template cast<T>();
+  Payload<T> payload;
+  payload.mass = static_cast<T>(payload_.mass);
+  payload.com = payload_.com.template cast<T>();
+  payload.inertia = payload_.inertia.template cast<T>();
+  return Model<T>(links, gravity_.template cast<T>(), tool, payload);
 }
 
 }  // namespace denoc

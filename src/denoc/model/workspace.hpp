@@ -139,6 +139,13 @@ struct Workspace {
   Eigen::Matrix<S, 25, Eigen::Dynamic> udu_O;     // per joint at the base origin, for the sweeps
   Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor> inverse_inertia_rows;  // eta^k, then mu^k
   MatX<S> inverse_inertia;                                                    // I^-1
+  // Tool pose and Jacobian, spec §7 (kinematics.hpp).
+  std::vector<Mat3<S>> R_base;                   // orientation of J_i in the base frame
+  std::vector<Vec3<S>> o_base;                   // origin of J_i (on joint i's axis), base frame
+  Transform<S> tool_pose;                        // the tool frame in the base frame
+  Eigen::Matrix<S, 6, Eigen::Dynamic> jacobian;  // [v; omega] of the tool frame origin, base frame
+  // Joint reaction wrenches, spec §7 (reactions.hpp): column i = [f; n] of joint i in K_i.
+  Eigen::Matrix<S, 6, Eigen::Dynamic> reactions;
 };
 
 template <typename S>
@@ -173,6 +180,10 @@ Workspace<S>::Workspace(const Model<S>& model)
       udu_axes(18, model.dof()),
       udu_O(25, model.dof()),
       inverse_inertia_rows(6, model.dof()),
-      inverse_inertia(MatX<S>::Zero(model.dof(), model.dof())) {}
+      inverse_inertia(MatX<S>::Zero(model.dof(), model.dof())),
+      R_base(static_cast<std::size_t>(model.dof()), Mat3<S>::Identity()),
+      o_base(static_cast<std::size_t>(model.dof()), Vec3<S>::Zero()),
+      jacobian(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.dof())),
+      reactions(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.dof())) {}
 
 }  // namespace denoc

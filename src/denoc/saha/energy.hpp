@@ -5,7 +5,7 @@
 
 namespace denoc {
 
-// T = 1/2 sum_i t_i^T M_i t_i, with the twists t_i of Eq. (12).
+// T = 1/2 sum_i t_i^T M_i t_i, with the twists t_i of Eq. (12), plus the rotors' 1/2 G^2 Jm qd^2.
 template <typename S>
 S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                  ConstVectorRef<S> qd) {
@@ -18,6 +18,8 @@ S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
     energy += ws.t[i].dot(joint.M * ws.t[i]) / 2;
     t_parent = ws.t[i];
   }
+  // The rotors of the drives (spec §7): 1/2 G^2 Jm qd_i^2 each.
+  if (model.has_rotors()) energy += model.rotor_inertia().dot(qd.cwiseAbs2()) / 2;
   return energy;
 }
 

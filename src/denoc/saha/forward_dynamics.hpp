@@ -17,7 +17,7 @@
 namespace denoc {
 
 // M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi_{i+1}^T) B_{i+1,i},  M^_n = M_n   (50)
-// psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i,  psi_i = psi^_i / m^_i                     (47)-(48)
+// psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i (+ G_i^2 Jm_i),  psi_i = psi^_i / m^_i        (47)-(48)
 // psi_{i-1,i} = B_{i,i-1}^T psi_i                                                       (47)
 // From the tip inwards; needs the joint frames of the current q.
 template <typename S>
@@ -34,7 +34,10 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
     }
     // M^_i p_i with p_i = [s e_z; p_v] (Eqs. 13, 15): one angular column at most.
     const Vec6<S> psi_hat = p[2] * M_hat.col(2) + M_hat.template rightCols<3>() * linear(p);
-    const S m_hat = p.dot(psi_hat);
+    // m^_i = p_i^T M^_i p_i, Eq. (47), plus the rotor inertia G^2 Jm of the drive (spec §6): the
+    // diagonal entry i_ii of I gains it, and the reverse elimination of Eq. (53) takes each
+    // pivot m^_i with it, so psi_i (48) and the Schur complement of Eq. (50) use this m^_i.
+    const S m_hat = p.dot(psi_hat) + model.joint(i).rotor_inertia;
     Vec3<S> n = angular(psi_hat) / m_hat, f = linear(psi_hat) / m_hat;
     ws.m_hat[i] = m_hat;
     ws.psi[i] << n, f;

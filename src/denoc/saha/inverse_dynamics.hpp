@@ -61,13 +61,28 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
 
 // The joint forces tau of Eq. (20), I(q) qdd + C(q, qd) qd, with gravity (through rho): the
 // forces that produce the motion (q, qd, qdd). O(n). Returns ws.tau.
+// With drives (spec §6), I includes the rotor inertia G^2 Jm on its diagonal, so tau_i gains
+// G^2 Jm qdd_i; friction is not included (friction_forces adds it).
 template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
   update_joint_frames(model, ws, q);
   forward_recursion(model, ws, qd, qdd);
   backward_recursion(model, ws);
+  if (model.has_rotors()) ws.tau.array() += model.rotor_inertia().array() * qdd.array();
   return ws.tau;
+}
+
+// Friction of the drives at the joints (spec §6): G^2 B qd_i + |G| Tc(qd_i), Tc(qd) the first
+// value for qd > 0, the second for qd < 0 and 0 at rest. Written into `out`.
+template <typename S>
+void friction_forces(const Model<S>& model, ConstVectorRef<S> qd,
+                     typename type_identity<Eigen::Ref<VecX<S>>>::type out) {
+  for (int i = 0; i < model.dof(); ++i) {
+    const Joint<S>& j = model.joint(i);
+    const S coulomb = qd[i] > 0 ? j.coulomb_pos : (qd[i] < 0 ? j.coulomb_neg : S(0));
+    out[i] = j.viscous * qd[i] + coulomb;
+  }
 }
 
 // h(q, qd) = C qd + gravity terms = tau(q, qd, 0): what phi = tau - h of Section 5.2 subtracts.

@@ -21,34 +21,177 @@ ChainDynamics::ChainDynamics(const Model<double>& model, FdAlgorithm algorithm, 
       forces_(forces),
       ws_(model),
       tau_(VecX<double>::Zero(model.dof())),
-      qdd_(VecX<double>::Zero(model.dof())) {}
+      qdd_(VecX<double>::Zero(model.dof())),
+      tau_net_(VecX<double>::Zero(model.dof())),
+      friction_(VecX<double>::Zero(model.dof())),
+      wrench_samples_(VecX<double>::Zero(6)),
+      holding_(VecX<double>::Zero(model.dof())),
+      full_inertia_(MatX<double>::Zero(model.dof(), model.dof())),
+      locked_(static_cast<std::size_t>(model.dof()), 0),
+      direction_(static_cast<std::size_t>(model.dof()), 0) {}
+
+bool ChainDynamics::has_coulomb(int i) const {
+  return model_.joint(i).coulomb_pos != 0 || model_.joint(i).coulomb_neg != 0;
+}
 
 void ChainDynamics::evaluate(const State& x, double t) {
   const int n = model_.dof();
   const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
   forces_.at(t, tau_);
+  tau_net_ = tau_;
+  power_in_ = tau_.dot(qd);
+  power_friction_ = 0;
+  if (model_.has_friction()) {
+    // The drives' friction G^2 B qd + |G| Tc(qd) (spec §6) opposes the joint forces: phi of
+    // Eq. (33) loses it. A locked joint's Coulomb force is the unknown that holds it.
+    const bool stick_slip = friction_settings_.coulomb == CoulombModel::stick_slip;
+    const double scale = friction_settings_.velocity_scale;
+    for (int i = 0; i < n; ++i) {
+      const Joint<double>& j = model_.joint(i);
+      double coulomb = 0;
+      if (stick_slip) {
+        const int d = direction_[static_cast<std::size_t>(i)];
+        coulomb = locked_[static_cast<std::size_t>(i)] ? 0
+                  : d > 0                              ? j.coulomb_pos
+                  : d < 0                              ? j.coulomb_neg
+                                                       : 0;
+      } else if (qd[i] != 0) {
+        coulomb = (qd[i] > 0 ? j.coulomb_pos : j.coulomb_neg) * std::tanh(std::abs(qd[i]) / scale);
+      }
+      friction_[i] = j.viscous * qd[i] + coulomb;
+      tau_net_[i] -= friction_[i];
+      power_friction_ += friction_[i] * qd[i];
+    }
+  }
+  if (wrench_) {
+    // The environment's wrench on the tool: tau gains J^T w (spec §6), and its power is w . J qd.
+    wrench_->at(t, wrench_samples_);
+    wrench_value_ = wrench_samples_;
+    tool_jacobian(model_, ws_, q);
+    if (wrench_in_tool_frame_) {
+      const Mat3<double> R = ws_.tool_pose.R;
+      wrench_value_ << R * wrench_value_.head<3>(), R * wrench_value_.tail<3>();
+    }
+    tau_net_.noalias() += ws_.jacobian.transpose() * wrench_value_;
+    const Vec6<double> tool_twist = ws_.jacobian * qd;
+    power_in_ += wrench_value_.dot(tool_twist);
+  }
+  if (any_locked_) {
+    solve_with_locks(q, qd);
+    qdd_ = ws_.qdd;
+    return;
+  }
   switch (algorithm_) {
     case FdAlgorithm::udu:
-      qdd_ = forward_dynamics(model_, ws_, q, qd, tau_);
+      qdd_ = forward_dynamics(model_, ws_, q, qd, tau_net_);
       break;
     case FdAlgorithm::cholesky:
-      qdd_ = forward_dynamics_cholesky(model_, ws_, q, qd, tau_);
+      qdd_ = forward_dynamics_cholesky(model_, ws_, q, qd, tau_net_);
       break;
     case FdAlgorithm::gibbs_appell:
-      qdd_ = forward_dynamics_gibbs_appell(model_, ws_, q, qd, tau_);
+      qdd_ = forward_dynamics_gibbs_appell(model_, ws_, q, qd, tau_net_);
       break;
     case FdAlgorithm::fixman:
-      qdd_ = forward_dynamics_fixman(model_, ws_, q, qd, tau_);
+      qdd_ = forward_dynamics_fixman(model_, ws_, q, qd, tau_net_);
       break;
   }
+}
+
+// Locked joints (stick-slip) keep qdd_i = 0: I qdd = phi - f with f_i = 0 on the free joints,
+// i.e. the free rows of I solved for the free accelerations (rows and columns of the locked
+// joints replaced by the identity), then f = phi - I qdd: the force that holds each locked joint.
+void ChainDynamics::solve_with_locks(const Eigen::Map<const VecX<double>>& q,
+                                     const Eigen::Map<const VecX<double>>& qd) {
+  const int n = model_.dof();
+  full_inertia_ = generalized_inertia(model_, ws_, q);
+  ws_.phi = tau_net_ - bias_forces(model_, ws_, q, qd);
+  ws_.qdd = ws_.phi;
+  for (int i = 0; i < n; ++i) {
+    if (!locked_[static_cast<std::size_t>(i)]) continue;
+    ws_.gim.row(i).setZero();
+    ws_.gim.col(i).setZero();
+    ws_.gim(i, i) = 1;
+    ws_.qdd[i] = 0;
+  }
+  if (!factor_generalized_inertia(ws_)) {
+    ws_.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  solve_with_gim_factor(ws_, ws_.qdd);
+  holding_ = ws_.phi;
+  holding_.noalias() -= full_inertia_ * ws_.qdd;
+}
+
+bool ChainDynamics::transition_due(const State& x, double t) {
+  const int n = model_.dof();
+  evaluate(x, t);
+  for (int i = 0; i < n; ++i) {
+    if (!has_coulomb(i)) continue;
+    const Joint<double>& j = model_.joint(i);
+    if (locked_[static_cast<std::size_t>(i)]) {
+      if (holding_[i] > j.coulomb_pos || holding_[i] < j.coulomb_neg) return true;
+    } else if (direction_[static_cast<std::size_t>(i)] * x[static_cast<std::size_t>(n + i)] <= 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+long ChainDynamics::settle_modes(State& x, double t) {
+  const int n = model_.dof();
+  long changes = 0;
+  // Slipping joints whose rate has reached zero (or was zero at the start) stop and lock.
+  for (int i = 0; i < n; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    if (!has_coulomb(i) || locked_[k]) continue;
+    const double rate = x[static_cast<std::size_t>(n) + k];
+    if (direction_[k] == 0) {
+      direction_[k] = rate > 0 ? 1 : rate < 0 ? -1 : 0;
+      if (rate != 0) continue;
+    } else if (direction_[k] * rate > 0) {
+      continue;
+    }
+    x[static_cast<std::size_t>(n) + k] = 0;
+    locked_[k] = 1;
+    direction_[k] = 0;
+    ++changes;
+  }
+  // Locked joints whose holding force exceeds the static friction break away, one at a time
+  // (the one most beyond its limit), since freeing one changes the others' holding forces.
+  for (int round = 0; round <= n; ++round) {
+    any_locked_ = std::any_of(locked_.begin(), locked_.end(), [](char c) { return c != 0; });
+    if (!any_locked_) break;
+    evaluate(x, t);
+    int worst = -1;
+    double excess = 0;
+    for (int i = 0; i < n; ++i) {
+      if (!locked_[static_cast<std::size_t>(i)]) continue;
+      const Joint<double>& j = model_.joint(i);
+      const double e = std::max(holding_[i] - j.coulomb_pos, j.coulomb_neg - holding_[i]);
+      if (e > excess) {
+        excess = e;
+        worst = i;
+      }
+    }
+    if (worst < 0) break;
+    locked_[static_cast<std::size_t>(worst)] = 0;
+    direction_[static_cast<std::size_t>(worst)] = holding_[worst] > 0 ? 1 : -1;
+    ++changes;
+  }
+  any_locked_ = std::any_of(locked_.begin(), locked_.end(), [](char c) { return c != 0; });
+  return changes;
 }
 
 void ChainDynamics::operator()(const State& x, State& dxdt, double t) {
   ++evaluations_;
   evaluate(x, t);
   const int n = model_.dof();
-  std::copy(x.begin() + n, x.end(), dxdt.begin());      // d(q)/dt = qd
-  Eigen::Map<VecX<double>>(dxdt.data() + n, n) = qdd_;  // d(qd)/dt = qdd
+  std::copy(x.begin() + n, x.begin() + 2 * n, dxdt.begin());  // d(q)/dt = qd
+  Eigen::Map<VecX<double>>(dxdt.data() + n, n) = qdd_;        // d(qd)/dt = qdd
+  if (x.size() == 2 * static_cast<std::size_t>(n) + 2) {      // work and dissipated energy
+    dxdt[2 * static_cast<std::size_t>(n)] = power_in_;
+    dxdt[2 * static_cast<std::size_t>(n) + 1] = power_friction_;
+  }
 }
 
 OutputTimes::OutputTimes(double t_end, double dt) : t_end_(t_end) {
@@ -95,11 +238,10 @@ double step_floor(double t, const IntegratorSettings& settings) {
                  shortest(settings.atol));
 }
 
-void check_finite(const State& x, double t) {
+void check_finite(const State& x, double t, long n) {
   const auto bad = std::find_if(x.begin(), x.end(), [](double v) { return !std::isfinite(v); });
   if (bad == x.end()) return;
-  const long i = bad - x.begin();
-  const long n = static_cast<long>(x.size()) / 2;
+  const long i = std::min(bad - x.begin(), 2 * n - 1);  // work, dissipated follow qd
   const std::string name = (i < n ? "q" : "qd") + std::to_string(i % n + 1);
   throw RunError("at t = " + shortest(t) + ": the state is no longer finite (" + name + " = " +
                  shortest(*bad) + "); the motion diverged");
@@ -131,7 +273,7 @@ void integrate_fixed(ChainDynamics& system, State& x, const OutputTimes& times,
                                                          static_cast<double>(steps);
       stepper.do_step(std::ref(system), x, t, t_next - t);
       ++stats.steps;
-      check_finite(x, t_next);
+      check_finite(x, t_next, system.model().dof());
       system.forces().release_before(t_next);
     }
     observe(times[k], x);
@@ -165,7 +307,7 @@ void integrate_to_each_output(ChainDynamics& system, State& x, const OutputTimes
       ++stats.steps;
       if (last) t = stop;  // exactly, not start + (stop - start)
       h = last ? std::max(h, trial) : trial;
-      check_finite(x, t);
+      check_finite(x, t, system.model().dof());
       system.forces().release_before(t);
       system(x, dxdt, t);
     }
@@ -201,7 +343,91 @@ void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
     }
     ++stats.steps;
     if (last) t_new = stop;
-    check_finite(x_new, t_new);
+    check_finite(x_new, t_new, system.model().dof());
+    for (; k < times.size() && times[k] <= t_new; ++k) {
+      if (times[k] == t_new) {
+        x_out = x_new;
+      } else {
+        controlled.stepper().calc_state(times[k], x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+      }
+      observe(times[k], x_out);
+    }
+    x.swap(x_new);
+    dxdt.swap(dxdt_new);
+    t = t_new;
+    h = last ? std::max(h, trial) : trial;
+    system.forces().release_before(t);
+  }
+}
+
+// Dormand-Prince 5(4) as integrate_dense, with the stick-slip transitions of Coulomb friction
+// (CoulombModel::stick_slip) as events: between transitions every joint is either locked or
+// slips in a known direction, so the right-hand side is smooth. After each accepted step the
+// end state is tested (ChainDynamics::transition_due); if a transition lies inside the step,
+// bisection on the step's dense output locates it to 1e-12 s, the rows before it are written,
+// the modes change there (ChainDynamics::settle_modes) and the integration restarts from it.
+void integrate_stick_slip(ChainDynamics& system, State& x, const OutputTimes& times,
+                          const IntegratorSettings& settings, const Observer& observe,
+                          IntegrationStats& stats) {
+  auto controlled =
+      odeint::make_controlled(settings.atol, settings.rtol, odeint::runge_kutta_dopri5<State>());
+  State dxdt(x.size()), x_new(x.size()), dxdt_new(x.size()), x_out(x.size());
+  const long n = system.model().dof();
+  const double t_end = times[times.size() - 1];
+  double t = times[0], h = first_trial_step(times, settings);
+  stats.events = 0;
+  system.settle_modes(x, t);
+  system(x, dxdt, t);
+  observe(t, x);
+  long k = 1, stalled = 0;
+  while (k < times.size()) {
+    const double stop = std::min(t_end, system.forces().next_kink(t));
+    const bool last = t + h >= stop - step_floor(t, settings);
+    double trial = last ? stop - t : h;
+    double t_new = t;
+    if (controlled.try_step(std::ref(system), x, dxdt, t_new, x_new, dxdt_new, trial) ==
+        odeint::fail) {
+      ++stats.rejected;
+      if (trial < step_floor(t, settings)) step_underflow(t, trial, settings);
+      h = trial;
+      continue;
+    }
+    ++stats.steps;
+    if (last) t_new = stop;
+    check_finite(x_new, t_new, n);
+    if (system.transition_due(x_new, t_new)) {
+      // The first time in (t, t_new] past a transition, by bisection on the dense output.
+      double lo = t, hi = t_new;
+      for (int iteration = 0; iteration < 100 && hi - lo > 1e-12; ++iteration) {
+        const double mid = lo + (hi - lo) / 2;
+        controlled.stepper().calc_state(mid, x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+        if (system.transition_due(x_out, mid)) {
+          hi = mid;
+        } else {
+          lo = mid;
+        }
+      }
+      controlled.stepper().calc_state(hi, x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+      State x_event = x_out;
+      for (; k < times.size() && times[k] < hi; ++k) {
+        controlled.stepper().calc_state(times[k], x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+        observe(times[k], x_out);
+      }
+      stats.events += system.settle_modes(x_event, hi);
+      // Transitions piling up within a nanosecond of each other mean modes that chatter.
+      stalled = hi - t > 1e-9 ? 0 : stalled + 1;
+      if (stalled > 1000) {
+        throw RunError("at t = " + shortest(hi) +
+                       ": stick-slip transitions without progress (the joints' modes chatter)");
+      }
+      x = x_event;
+      t = hi;
+      h = std::max(trial / 2, step_floor(t, settings) * 16);
+      system(x, dxdt, t);
+      system.forces().release_before(t);
+      if (k < times.size() && times[k] == t) observe(times[k++], x);
+      continue;
+    }
     for (; k < times.size() && times[k] <= t_new; ++k) {
       if (times[k] == t_new) {
         x_out = x_new;
@@ -236,7 +462,11 @@ void integrate(ChainDynamics& system, State x, const OutputTimes& times,
     }
   } tally{system, stats, system.evaluations()};
 
-  check_finite(x, times[0]);
+  check_finite(x, times[0], system.model().dof());
+  if (system.friction_settings().coulomb == CoulombModel::stick_slip) {
+    integrate_stick_slip(system, x, times, settings, observe, stats);  // dopri5 (rfdsim checks)
+    return;
+  }
   switch (settings.method) {
     case Method::dopri5:
       integrate_dense(system, x, times, settings, observe, stats);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/model/model.hpp"
+#include "denoc/model/spatial.hpp"
 #include "denoc/model/workspace.hpp"
 
 namespace denoc {
@@ -46,7 +47,24 @@ class ZeroForces : public JointForces {
   void at(double, Eigen::Ref<VecX<double>> tau) override { tau.setZero(); }
 };
 
-using State = std::vector<double>;  // [q1..qn, qd1..qdn]
+using State = std::vector<double>;  // [q1..qn, qd1..qdn], optionally followed by [work, dissipated]
+
+// How Coulomb friction of the drives (spec §6) is simulated (rfdsim --coulomb).
+enum class CoulombModel {
+  // Tc(qd) tanh(|qd| / v_s): smooth, so every integrator takes it; the friction falls short of
+  // Tc by the factor tanh(|qd| / v_s) (under 0.1% above 3.8 v_s), and a joint that should stick
+  // creeps at the rate where tanh(|qd| / v_s) = |load| / Tc, v_s atanh(|load| / Tc).
+  regularised,
+  // Exact: a joint whose rate reaches zero is locked while the force that holds it stays within
+  // [Tc-, Tc+], and slips with friction Tc(direction) otherwise; the transitions are located as
+  // events (to 1e-12 s) and the integration restarts at each (dopri5 only).
+  stick_slip
+};
+
+struct FrictionSettings {
+  CoulombModel coulomb = CoulombModel::regularised;
+  double velocity_scale = 1e-3;  // v_s of the regularised model, rad/s or m/s
+};
 
 // The right-hand side dx/dt = f(x, t), with its own workspace and a count of its evaluations.
 class ChainDynamics {
@@ -65,7 +83,36 @@ class ChainDynamics {
   JointForces& forces() { return forces_; }
   long evaluations() const { return evaluations_; }
 
+  // Spec §6-§7: the drives' friction (viscous always, Coulomb as `friction` says) and a wrench
+  // on the tool (t,fx..nz samples, base or tool frame; null for none) act besides tau. With a
+  // state of 2n + 2 entries the last two integrate the power put in (tau . qd and the wrench's)
+  // and the power friction takes out: the `work` and `dissipated` columns.
+  void set_friction(const FrictionSettings& friction) { friction_settings_ = friction; }
+  void set_tool_wrench(JointForces* wrench, bool in_tool_frame) {
+    wrench_ = wrench;
+    wrench_in_tool_frame_ = in_tool_frame;
+  }
+  const FrictionSettings& friction_settings() const { return friction_settings_; }
+  double power_in() const { return power_in_; }                // at the last evaluate
+  double power_dissipated() const { return power_friction_; }  // at the last evaluate
+  const VecX<double>& friction() const { return friction_; }   // the friction forces
+
+  // Stick-slip bookkeeping (CoulombModel::stick_slip): which joints are locked, the direction
+  // in which each slipping joint moves, and the force that holds a locked joint.
+  bool has_coulomb(int i) const;
+  bool locked(int i) const { return locked_[static_cast<std::size_t>(i)] != 0; }
+  const VecX<double>& holding_force() const { return holding_; }
+  // Modes consistent with x at t: joints at rest locked unless the holding force exceeds the
+  // static friction. Returns the number of joints whose mode changed; may set qd_i = 0 in x.
+  long settle_modes(State& x, double t);
+  // True if x at t lies beyond a transition: a slipping joint's rate has reached zero or
+  // reversed, or a locked joint's holding force has left [Tc-, Tc+].
+  bool transition_due(const State& x, double t);
+
  private:
+  void solve_with_locks(const Eigen::Map<const VecX<double>>& q,
+                        const Eigen::Map<const VecX<double>>& qd);
+
   const Model<double>& model_;
   FdAlgorithm algorithm_;
   JointForces& forces_;
@@ -73,6 +120,16 @@ class ChainDynamics {
   VecX<double> tau_;
   VecX<double> qdd_;  // the chosen route's result, copied out of its workspace storage
   long evaluations_ = 0;
+  FrictionSettings friction_settings_;
+  JointForces* wrench_ = nullptr;
+  bool wrench_in_tool_frame_ = false;
+  VecX<double> tau_net_, friction_, wrench_samples_, holding_;
+  Vec6<double> wrench_value_ = Vec6<double>::Zero();
+  MatX<double> full_inertia_;
+  std::vector<char> locked_;
+  std::vector<int> direction_;
+  bool any_locked_ = false;
+  double power_in_ = 0, power_friction_ = 0;
 };
 
 struct IntegratorSettings {
@@ -89,6 +146,7 @@ struct IntegrationStats {
   long steps = 0;            // accepted steps
   long rejected = 0;         // rejected trial steps (adaptive methods)
   long rhs_evaluations = 0;  // evaluations of dx/dt by the integrator
+  long events = -1;          // stick-slip transitions located (-1: not that model)
   double wall_seconds = 0;
 };
 

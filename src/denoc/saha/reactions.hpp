@@ -1,0 +1,69 @@
+// Joint reaction wrenches (spec §7) and the external wrench on the tool (spec §6), from the
+// DeNOC backward recursion of Saha (1999) Section 5.1.
+//
+// gamma_i of Eq. (30) is the wrench that link i and everything outboard of it need, gravity
+// included through rho (Eq. 32), about C_i in J_i. Nothing else acts on that subchain but the
+// joint, so gamma_i is the wrench that body i-1 exerts on body i through joint i; tau_i = p_i^T
+// gamma_i (Eq. 30) is its component that the joint's actuator supplies.
+#pragma once
+
+#include "denoc/model/kinematics.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
+
+namespace denoc {
+
+// The wrench w = [f; n] that the environment exerts on the tool, at the tool frame origin, in
+// the base frame, taken into the backward recursion: the joints need gamma_i - B_{n,i}^T w_n
+// and tau_i - p_i^T B_{n,i}^T w_n, with w_n the same wrench about C_n in J_n (carried inwards
+// joint by joint, Eq. 14, as eta is in Eq. 35). tau changes by -J^T w. Call after
+// inverse_dynamics (or bias_forces, gravity_forces) at the same q; updates ws.gamma, ws.tau.
+template <typename S>
+void apply_tool_wrench(const Model<S>& model, Workspace<S>& ws, const Vec6<S>& w_base) {
+  joint_poses(model, ws);
+  const int n = model.dof();
+  const Mat3<S>& R = ws.R_base[n - 1];
+  const Vec3<S> c = ws.o_base[n - 1] + R * model.joint(n - 1).d;  // C_n in the base frame
+  const Vec3<S> f_base = w_base.template head<3>();
+  const Vec3<S> n_base =
+      Vec3<S>(w_base.template tail<3>()) + cross(Vec3<S>(ws.tool_pose.p - c), f_base);
+  // About C_n, in J_n; the joints carry its opposite.
+  Vec3<S> m = -(R.transpose() * n_base), f = -(R.transpose() * f_base);
+  for (int i = n - 1; i >= 0; --i) {
+    if (i + 1 < n) transfer_wrench(ws.E[i + 1], ws.ell[i + 1], m, f);  // B_{i+1,i}^T
+    angular(ws.gamma[i]) += m;
+    linear(ws.gamma[i]) += f;
+    const Vec6<S>& p = model.joint(i).p;
+    ws.tau[i] += p[2] * m.z() + linear(p).dot(f);  // Eq. (30)
+  }
+}
+
+// The reaction wrench of every joint (spec §7) from gamma_i (after inverse_dynamics, and
+// apply_tool_wrench if any): force f_i = f of gamma_i, and moment about the origin of K_i, the
+// frame whose z axis is joint i's (LinkSpec::reaction_frame), both expressed in K_i. Column i
+// of ws.reactions is [f_i; n_i]. With X = (R_x, p_x) placing K_i in J_i:
+//   n about the origin of J_i = n_C + d_i x f   (C_i is at d_i from it)
+//   n about the origin of K_i = n_J - p_x x f,  then both in K_i's axes: R_x^T f, R_x^T n.
+template <typename S>
+const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions(const Model<S>& model, Workspace<S>& ws,
+                                                           ConstVectorRef<S> q) {
+  for (int i = 0; i < model.dof(); ++i) {
+    const Joint<S>& joint = model.joint(i);
+    const LinkSpec<S>& link = model.links()[static_cast<std::size_t>(i)];
+    Transform<S> X = link.reaction_frame;
+    if (link.reaction_frame_undoes_motion) {
+      // K_i = J_i motion(q_i)^-1 A: motion^-1 is Rz(-q_i) or Tz(-q_i).
+      if (joint.type == JointType::revolute) {
+        X = Transform<S>::rot_z(-q[i]) * X;
+      } else {
+        X = Transform<S>::trans_z(-q[i]) * X;
+      }
+    }
+    const Vec3<S> f = linear(ws.gamma[i]);
+    const Vec3<S> n_joint = Vec3<S>(angular(ws.gamma[i])) + cross(joint.d, f);
+    const Vec3<S> n_k = n_joint - cross(X.p, f);
+    ws.reactions.col(i) << X.R.transpose() * f, X.R.transpose() * n_k;
+  }
+  return ws.reactions;
+}
+
+}  // namespace denoc
