@@ -77,15 +77,39 @@ const std::string kRfdsim = DENOC_RFDSIM_EXE;
 const std::string kStanford = std::string(DENOC_ROBOTS_DIR) + "/stanford.yaml";
 const std::string kPlanar = std::string(DENOC_ROBOTS_DIR) + "/planar3.yaml";
 
-TEST_F(ProgressCli, RidimOnATerminalOnlyAndOutputUnchanged) {
-  // About two seconds of rows: the robot file's trajectory with more samples.
-  const std::string args = kStanford + " --set trajectory.samples=1200000";
-  const std::string terminal = on_terminal(kRidim + " " + args + " > tty.csv");
-  EXPECT_NE(terminal.find("\rridim: "), std::string::npos) << terminal;
-  EXPECT_NE(terminal.find(" of 1200000 rows ("), std::string::npos) << terminal;
-  EXPECT_NE(terminal.find(" left"), std::string::npos) << terminal;
-  EXPECT_NE(terminal.find("ridim: 1200000 of 1200000 rows, "), std::string::npos) << terminal;
+// Rows of a trajectory (or torque) file for the Stanford arm: t and `columns` zeros.
+std::string zero_rows(const std::string& header, int columns, int rows) {
+  std::string text = header + "\n";
+  for (int k = 0; k < rows; ++k) {
+    text += std::to_string(k) + "e-3";
+    for (int i = 0; i < columns; ++i)
+      text += ",0";
+    text += "\n";
+  }
+  return text;
+}
 
+// Half the rows, a pause longer than the second that automatic progress waits, then the rest:
+// the run lasts past the threshold however fast the machine is.
+std::string slowly(const std::string& file, int rows) {
+  return "{ head -n " + std::to_string(rows / 2 + 1) + " " + file + "; sleep 1.5; tail -n +" +
+         std::to_string(rows / 2 + 2) + " " + file + "; }";
+}
+
+TEST_F(ProgressCli, RidimOnATerminalOnlyAndOutputUnchanged) {
+  std::string header = "t";
+  for (const char* part : {"q", "qd", "qdd"}) {
+    for (int i = 1; i <= 6; ++i)
+      header += std::string(",") + part + std::to_string(i);
+  }
+  write("traj.csv", zero_rows(header, 18, 4000));
+  const std::string terminal =
+      on_terminal(slowly("traj.csv", 4000) + " | " + kRidim + " " + kStanford + " - > tty.csv");
+  EXPECT_NE(terminal.find("\rridim: "), std::string::npos) << terminal;
+  EXPECT_NE(terminal.find(" rows/s"), std::string::npos) << terminal;
+  EXPECT_NE(terminal.find("ridim: 4000 rows, "), std::string::npos) << terminal;
+
+  const std::string args = kStanford + " traj.csv";
   const cli::Result plain = run(kRidim, args + " -o plain.csv");
   ASSERT_EQ(plain.status, 0);
   EXPECT_EQ(plain.err, "");  // standard error is a file here: nothing
@@ -96,11 +120,13 @@ TEST_F(ProgressCli, RidimOnATerminalOnlyAndOutputUnchanged) {
 }
 
 TEST_F(ProgressCli, RfdsimShowsSimulatedTime) {
-  const std::string args = kPlanar + " --free-fall --t-end 400";
-  const std::string terminal = on_terminal(kRfdsim + " " + args + " -o tty.csv");
+  write("tau.csv", zero_rows("t,tau1,tau2,tau3,tau4,tau5,tau6", 6, 4000));
+  const std::string terminal = on_terminal(slowly("tau.csv", 4000) + " | " + kRfdsim + " " +
+                                           kStanford + " --torques - --t-end 4 -o tty.csv");
   EXPECT_NE(terminal.find("\rrfdsim: t = "), std::string::npos) << terminal;
-  EXPECT_NE(terminal.find(" of 400 s ("), std::string::npos) << terminal;
-  EXPECT_NE(terminal.find("rfdsim: t = 400 of 400 s, "), std::string::npos) << terminal;
+  EXPECT_NE(terminal.find(" of 4 s ("), std::string::npos) << terminal;
+  EXPECT_NE(terminal.find(" left"), std::string::npos) << terminal;
+  EXPECT_NE(terminal.find("rfdsim: t = 4 of 4 s, "), std::string::npos) << terminal;
 
   // --progress without a terminal: the last line only, for this short run; output unchanged.
   const cli::Result forced = run(kRfdsim, kPlanar + " --free-fall --t-end 1 --progress -o f.csv");
