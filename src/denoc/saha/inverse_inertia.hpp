@@ -1,29 +1,27 @@
-// The inverse of the generalized inertia matrix in O(n^2) from its U D U^T
-// factors, without forming I: Saha (1999) Section 5.2 and Appendix B (the UDU^T
-// paper, Saha 1997) run for the n right-hand sides phi = e_k at once. I^-1 =
-// U^-T D^-1 U^-1, and column k of I^-1 is the forward dynamics of Eqs.
-// (34)-(37) with phi = e_k:
+// The inverse of the generalized inertia matrix in O(n^2) from its U D U^T factors, without
+// forming I: Saha (1999) Section 5.2 and Appendix B (the UDU^T paper, Saha 1997) run for the n
+// right-hand sides phi = e_k at once. I^-1 = U^-T D^-1 U^-1, and column k of I^-1 is the forward
+// dynamics of Eqs. (34)-(37) with phi = e_k:
 //   Y = U^-1       backward, Eqs. (34)-(35): eta wrenches
 //   Z = D^-1 Y     step 2 of Section 5.2
 //   X = U^-T Z     forward, Eqs. (36)-(37): mu twists
-// The O(n^3) route (inverse_generalized_inertia: form I, Cholesky, L^-T L^-1)
-// is the reference, and the `cholesky` route.
+// The O(n^3) route (inverse_generalized_inertia: form I, Cholesky, L^-T L^-1) is the reference,
+// and the `cholesky` route.
 #pragma once
 
-#include "denoc/saha/forward_dynamics.hpp"
+#include "denoc/model/joint_frames.hpp"
 
 namespace denoc {
 
-// The factors in the base frame's axes. Eqs. (47)-(50) are run with every link
-// quantity about its own mass centre C_i as before, but in the axes of the base
-// frame instead of J_i's: then B_{i+1,i} is a shift of the reference point by
-// ell_i (from C_i to C_{i+1}) without a rotation, and the articulated-body step
-// of Eq. (50) is the shift alone, about a third of the work of the local form;
-// each link's inertia is rotated once instead. Results are referred to the base
-// origin O for the sweeps (see udu_factors_at_base_origin).
+// The factors in the base frame's axes. Eqs. (47)-(50) are run with every link quantity about its
+// own mass centre C_i, as in articulated_body_masses, but in the axes of the base frame instead of
+// J_i's: then B_{i+1,i} is a shift of the reference point by ell (from C_i to C_{i+1}) without a
+// rotation, and the step of Eq. (50) is that shift, while each link's own inertia tensor is
+// rotated once (a 3x3 instead of a 6x6 articulated mass). The results are then referred to the
+// base origin O for the sweeps (udu_factors_at_base_origin).
 
-// Pass 1, from the base outwards: R_i (orientation of J_i) and c_i (C_i) in the
-// base frame; p_i, ell_i and the link's inertia tensor about C_i in base axes.
+// Pass 1, from the base outwards: R_i (orientation of J_i) and c_i (C_i) in the base frame; p_i,
+// ell_i and the link's inertia tensor about C_i in base axes.
 template <typename S>
 void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
   Mat3<S> R = Mat3<S>::Identity();
@@ -75,18 +73,16 @@ inline Mat6<S> shift_inertia_add(const Vec3<S>& ell, const Mat6<S>& M, const S* 
 }
 
 // Pass 2, from the tip inwards, Eqs. (47)-(50) in base axes:
-//   M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi^_{i+1}^T / m^_{i+1})
-//   B_{i+1,i} psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i,  psi_i = psi^_i / m^_i
-// then p_i and psi^_i referred to the base origin O, as gim_in_base_frame
-// refers p_i: there every twist and wrench is of the same point, so B_ij = 1 in
-// Eqs. (35) and (37) and the eta and mu of different joints simply add:
-//   p_i^O    = [p_w; p_v + c_i x p_w]     (a twist carried from C_i to O)
-//   psi^_i^O = [n + c_i x f; f]           (a wrench [n; f] carried from C_i to
-//   O)
-// Stored as the sweeps use them, column i of ws.udu_O: a_i = -p_i^O / m^_i
-// (rows 0-5: the sign of Eq. 34's subtraction folded in) and b_i = psi^_i^O
-// (6-11) for the backward sweep, psi_i^O (12-17) and p_i^O (18-23) for the
-// forward one, 1 / m^_i (24), the diagonal of D^-1.
+//   M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi^_{i+1}^T / m^_{i+1}) B_{i+1,i}
+//   psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i,  psi_i = psi^_i / m^_i
+// then p_i and psi^_i referred to the base origin O, as gim_in_base_frame refers p_i: there every
+// twist and wrench is of the same point, so B_ij = 1 in Eqs. (35) and (37) and the eta and mu of
+// different joints simply add:
+//   p_i^O    = [p_w; p_v + c_i x p_w]   (a twist carried from C_i to O)
+//   psi^_i^O = [n + c_i x f; f]         (a wrench [n; f] carried from C_i to O)
+// Stored as the sweeps use them, column i of ws.udu_O: a_i = -p_i^O / m^_i (rows 0-5: the sign of
+// Eq. 34's subtraction folded in) and b_i = psi^_i^O (6-11) for the backward sweep, psi_i^O
+// (12-17) and p_i^O (18-23) for the forward one, 1 / m^_i (24), the diagonal of D^-1.
 template <typename S>
 void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
   Mat6<S> M_outer = Mat6<S>::Zero();    // M^_{i+1}
@@ -182,18 +178,16 @@ inline void mu_step(const S* __restrict s, const S* __restrict p, S* __restrict 
   }
 }
 
-// I^-1 = U^-T D^-1 U^-1 (Eqs. 34-37 with phi = e_k for every k), O(n^2).
-// Returns ws.inverse_inertia.
+// I^-1 = U^-T D^-1 U^-1 (Eqs. 34-37 with phi = e_k for every k), O(n^2). Returns
+// ws.inverse_inertia.
 //
-// Backward, joint i from the tip: the eta wrench of column k is zero at the
-// joints outside k's support (i >= k), so only the columns k > i take a step
-// there: sum_i (n - 1 - i) steps. Column i enters with Y_ii = 1, eta^i =
-// psi_i^O. Forward, joint i from the base: X = I^-1 is symmetric, so only its
-// upper triangle is computed, X_ik for k >= i; the mu twists of those columns
-// at joint i-1 are built from X_jk with j < i <= k, upper-triangle entries
-// themselves. Row i of the upper triangle is kept as column i of the lower one,
-// so that every step writes and reads contiguous memory: z_ik, then x_ik, in
-// X(k, i). Mirrored at the end.
+// Backward, joint i from the tip: the eta wrench of column k is zero at the joints outside k's
+// support (i >= k), so only the columns k > i take a step there: sum_i (n - 1 - i) steps. Column i
+// enters with Y_ii = 1, eta^i = psi_i^O. Forward, joint i from the base: X = I^-1 is symmetric, so
+// only its upper triangle is computed, X_ik for k >= i; the mu twists of those columns at joint
+// i-1 are built from X_jk with j < i <= k, upper-triangle entries themselves. Row i of the upper
+// triangle is kept as column i of the lower one, so that every step writes and reads contiguous
+// memory: z_ik, then x_ik, in X(k, i); each row is mirrored once the forward sweep is done with it.
 template <typename S>
 const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
