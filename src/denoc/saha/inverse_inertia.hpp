@@ -44,14 +44,14 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
   }
 }
 
-// B^T M B + M_i for a symmetric 6x6 M = [A K; K^T C] about C_{i+1} seen from C_i, all in base
-// axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_inertia without the rotation), plus the
-// link's own M_i = [I 0; 0 m 1] about C_i (Eq. 50):
+// M <- B^T M B + M_i, in place: a symmetric 6x6 M = [A K; K^T C] about C_{i+1} seen from C_i, all
+// in base axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_inertia without the rotation), plus
+// the link's own M_i = [I 0; 0 m 1] about C_i (Eq. 50):
 //   A' = A + L K^T - K L - L C L + I,   K' = K + L C,   C' = C + m 1,
 // with the products by L as cross products (x^T L = -(ell x x)^T) and A' as symmetric. I holds
 // I_00, I_11, I_22, I_01, I_02, I_12.
 template <typename S>
-inline Mat6<S> shift_inertia_add(const Vec3<S>& ell, const Mat6<S>& M, const S* I, S m) {
+inline void shift_inertia_add(const Vec3<S>& ell, Mat6<S>& M, const S* I, S m) {
   Mat3<S> LC, LKt, LCL;
   for (int j = 0; j < 3; ++j) {
     LC.col(j) = cross(ell, Vec3<S>(M.template block<3, 1>(3, 3 + j)));
@@ -59,17 +59,14 @@ inline Mat6<S> shift_inertia_add(const Vec3<S>& ell, const Mat6<S>& M, const S* 
   }
   for (int r = 0; r < 3; ++r)
     LCL.row(r) = -cross(ell, Vec3<S>(LC.row(r).transpose())).transpose();
-  Mat6<S> out;
   for (int r = 0; r < 3; ++r) {
-    out(r, r) = M(r, r) + 2 * LKt(r, r) - LCL(r, r) + I[r];
+    M(r, r) += 2 * LKt(r, r) - LCL(r, r) + I[r];
     for (int c = r + 1; c < 3; ++c)
-      out(r, c) = out(c, r) = M(r, c) + LKt(r, c) + LKt(c, r) - LCL(r, c) + I[r + c + 2];
+      M(c, r) = M(r, c) += LKt(r, c) + LKt(c, r) - LCL(r, c) + I[r + c + 2];
   }
-  out.template topRightCorner<3, 3>() = M.template topRightCorner<3, 3>() + LC;
-  out.template bottomLeftCorner<3, 3>() = out.template topRightCorner<3, 3>().transpose();
-  out.template bottomRightCorner<3, 3>() = M.template bottomRightCorner<3, 3>();
-  out.template bottomRightCorner<3, 3>().diagonal().array() += m;
-  return out;
+  M.template topRightCorner<3, 3>() += LC;
+  M.template bottomLeftCorner<3, 3>() = M.template topRightCorner<3, 3>().transpose();
+  M.template bottomRightCorner<3, 3>().diagonal().array() += m;
 }
 
 // Pass 2, from the tip inwards, Eqs. (47)-(50) in base axes:
@@ -85,20 +82,18 @@ inline Mat6<S> shift_inertia_add(const Vec3<S>& ell, const Mat6<S>& M, const S* 
 // (12-17) and p_i^O (18-23) for the forward one, 1 / m^_i (24), the diagonal of D^-1.
 template <typename S>
 void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
-  Mat6<S> M_outer = Mat6<S>::Zero();    // M^_{i+1}
+  Mat6<S> M_hat = Mat6<S>::Zero();      // M^_i, then M^_i - psi^_i psi_i^T for joint i - 1
   Vec6<S> psi_outer = Vec6<S>::Zero();  // psi^_{i+1}
   S d_outer = S(0);                     // 1 / m^_{i+1}
   for (int i = model.dof() - 1; i >= 0; --i) {
     const auto g = ws.udu_axes.col(i);
     const S mass = model.joint(i).M.mass;
-    Mat6<S> M_hat;
     if (i + 1 < model.dof()) {
       // M^_{i+1} - psi^_{i+1} psi_{i+1}^T: the outer body as the joint i+1 lets it move.
-      M_outer.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
-      M_hat = shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_outer,
-                                &g.coeffRef(12), mass);
+      M_hat.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
+      shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_hat,
+                        &g.coeffRef(12), mass);
     } else {  // M^_n = M_n = [I 0; 0 m 1] about C_n
-      M_hat.setZero();
       M_hat(0, 0) = g[12], M_hat(1, 1) = g[13], M_hat(2, 2) = g[14];
       M_hat(0, 1) = M_hat(1, 0) = g[15], M_hat(0, 2) = M_hat(2, 0) = g[16];
       M_hat(1, 2) = M_hat(2, 1) = g[17];
@@ -123,7 +118,6 @@ void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
       out[k + 21] = p_v[k];
     }
     out[24] = d;
-    M_outer = M_hat;
     psi_outer = psi_hat;
     d_outer = d;
   }
