@@ -5,13 +5,17 @@
 //                                 the check (silent unless it fails: exit 1), then the benchmarks
 //
 // Benchmark names, for scripts/bench to parse:
-//   suite/<quantity>/<double|float>/<model>   quantity: id gim bias gravity gim_inv fd_udu fd_chol,
-//                                             and ga_id ga_gim ga_fd (Gibbs-Appell, Mata 2002)
+//   suite/<quantity>/<double|float>/<model>   quantity: id gim bias gravity gim_inv gim_inv_udu
+//                                             fd_udu fd_chol, and ga_id ga_gim ga_fd
+//                                             (Gibbs-Appell, Mata 2002)
 //   kdl/<quantity>/<model>                    quantity: id gim fd (Vereshchagin), and for
 //                                             reference bias gravity gim_inv fd_chol
 //   crossover/<fd_udu|fd_chol>/n:<n>          double, n = 2..100, 200, 400, 1000
+//   crossover/<inv_udu|inv_chol>/n:<n>        the two inverse GIMs, double, the same n
 //   pair/<id|gim|fd_udu>/<model>              suite (double) and KDL timed in turns, for the
 //                                             target ratios (see register_pair)
+//   pair/inv/<model>                          the O(n^2) inverse GIM (U D U^T) and the O(n^3) one
+//                                             (Cholesky) timed in turns (register_inverse_pair)
 //   model: stanford, or n:<n> for the chains of the issue.
 //
 // Every iteration takes the next entry of a pool of random states generated before timing, and
@@ -34,6 +38,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <kdl/chain.hpp>
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
@@ -417,6 +422,10 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
   register_benchmark("suite/gim_inv" + tail, c, e, n, [](C& x, std::size_t k) -> const MatX<S>& {
     return denoc::inverse_generalized_inertia(x.model, x.ws, x.pool.q[k]);
   });
+  register_benchmark("suite/gim_inv_udu" + tail, c, e, n,
+                     [](C& x, std::size_t k) -> const MatX<S>& {
+                       return denoc::inverse_inertia_udu(x.model, x.ws, x.pool.q[k]);
+                     });
   register_benchmark("suite/fd_udu" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
     return denoc::forward_dynamics(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.tau[k]);
   });
@@ -564,6 +573,68 @@ void register_pairs(const ModelSpec& spec, const Pool<double>& pool) {
       [](K& x, std::size_t k) -> const Eigen::VectorXd& { return x.fd_vereshchagin(k).data; });
 }
 
+// The O(n^2) inverse GIM from the U D U^T factors against the O(n^3) one (GIM, Cholesky,
+// L^-T L^-1), timed in turns as register_pair times the suite and KDL: batches of about 10,000
+// matrix entries of the O(n^2) route (at least one call), the order swapped every round. Timed by
+// the thread's CPU clock, not the wall clock: a call of milliseconds (n = 1000) on a loaded
+// machine is often preempted, and the wall clock then counts the other processes' time (medians
+// of 11 ms against 2.7 ms of CPU time at n = 1000, load average 14 on 2 cores). Counters: the
+// medians over the rounds of ns per call (udu_ns, cholesky_ns) and of the per-round ratio
+// udu/cholesky (ratio), and the fastest round of each (udu_min_ns, cholesky_min_ns).
+double thread_cpu_ns() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+}
+
+void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
+  auto c = std::make_shared<SuiteContext<double>>(spec.model, pool);
+  const int n = spec.model.dof();
+  const std::size_t entries = pool.size();
+  const std::string name = "pair/inv/" + spec.name;
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    SuiteContext<double>& x = *c;
+    const int batch = std::max(1, 10000 / (n * n));
+    std::vector<double> udu_ns, cholesky_ns, ratio;
+    std::size_t k = 0;
+    auto time_batch = [&](bool udu) {
+      const double start = thread_cpu_ns();
+      for (int b = 0; b < batch; ++b) {
+        const MatX<double>& result =
+            udu ? denoc::inverse_inertia_udu(x.model, x.ws, x.pool.q[k])
+                : denoc::inverse_generalized_inertia(x.model, x.ws, x.pool.q[k]);
+        benchmark::DoNotOptimize(result.data());
+        benchmark::ClobberMemory();
+        if (++k == entries) k = 0;
+      }
+      return (thread_cpu_ns() - start) / batch;
+    };
+    bool udu_first = true;
+    for (auto _ : state) {
+      double u, h;
+      if (udu_first) {
+        u = time_batch(true);
+        h = time_batch(false);
+      } else {
+        h = time_batch(false);
+        u = time_batch(true);
+      }
+      udu_first = !udu_first;
+      udu_ns.push_back(u);
+      cholesky_ns.push_back(h);
+      ratio.push_back(u / h);
+      state.SetIterationTime((u + h) * batch * 1e-9);
+    }
+    state.counters["udu_ns"] = median(udu_ns);
+    state.counters["cholesky_ns"] = median(cholesky_ns);
+    state.counters["ratio"] = median(ratio);
+    state.counters["udu_min_ns"] = *std::min_element(udu_ns.begin(), udu_ns.end());
+    state.counters["cholesky_min_ns"] = *std::min_element(cholesky_ns.begin(), cholesky_ns.end());
+    state.counters["rounds"] = static_cast<double>(ratio.size());
+    state.counters["dof"] = n;
+  })->UseManualTime();
+}
+
 void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
   auto c = std::make_shared<SuiteContext<double>>(spec.model, pool);
   const int n = spec.model.dof();
@@ -577,6 +648,14 @@ void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
                      [](C& x, std::size_t k) -> const VecX<double>& {
                        return denoc::forward_dynamics_cholesky(x.model, x.ws, x.pool.q[k],
                                                                x.pool.qd[k], x.pool.tau[k]);
+                     });
+  register_benchmark("crossover/inv_udu/" + spec.name, c, e, n,
+                     [](C& x, std::size_t k) -> const MatX<double>& {
+                       return denoc::inverse_inertia_udu(x.model, x.ws, x.pool.q[k]);
+                     });
+  register_benchmark("crossover/inv_chol/" + spec.name, c, e, n,
+                     [](C& x, std::size_t k) -> const MatX<double>& {
+                       return denoc::inverse_generalized_inertia(x.model, x.ws, x.pool.q[k]);
                      });
 }
 
@@ -617,6 +696,7 @@ int main(int argc, char** argv) {
     register_suite<float>(spec, pool, "float");
     register_kdl(spec, pool);
     register_pairs(spec, pool);
+    register_inverse_pair(spec, pool);
   }
   std::vector<int> crossover;
   for (int n = 2; n <= 100; ++n)

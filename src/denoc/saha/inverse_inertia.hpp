@@ -1,29 +1,27 @@
-// The inverse of the generalized inertia matrix in O(n^2) from its U D U^T
-// factors, without forming I: Saha (1999) Section 5.2 and Appendix B (the UDU^T
-// paper, Saha 1997) run for the n right-hand sides phi = e_k at once. I^-1 =
-// U^-T D^-1 U^-1, and column k of I^-1 is the forward dynamics of Eqs.
-// (34)-(37) with phi = e_k:
+// The inverse of the generalized inertia matrix in O(n^2) from its U D U^T factors, without
+// forming I: Saha (1999) Section 5.2 and Appendix B (the UDU^T paper, Saha 1997) run for the n
+// right-hand sides phi = e_k at once. I^-1 = U^-T D^-1 U^-1, and column k of I^-1 is the forward
+// dynamics of Eqs. (34)-(37) with phi = e_k:
 //   Y = U^-1       backward, Eqs. (34)-(35): eta wrenches
 //   Z = D^-1 Y     step 2 of Section 5.2
 //   X = U^-T Z     forward, Eqs. (36)-(37): mu twists
-// The O(n^3) route (inverse_generalized_inertia: form I, Cholesky, L^-T L^-1)
-// is the reference, and the `cholesky` route.
+// The O(n^3) route (inverse_generalized_inertia: form I, Cholesky, L^-T L^-1) is the reference,
+// and the `cholesky` route.
 #pragma once
 
-#include "denoc/saha/forward_dynamics.hpp"
+#include "denoc/model/joint_frames.hpp"
 
 namespace denoc {
 
-// The factors in the base frame's axes. Eqs. (47)-(50) are run with every link
-// quantity about its own mass centre C_i as before, but in the axes of the base
-// frame instead of J_i's: then B_{i+1,i} is a shift of the reference point by
-// ell_i (from C_i to C_{i+1}) without a rotation, and the articulated-body step
-// of Eq. (50) is the shift alone, about a third of the work of the local form;
-// each link's inertia is rotated once instead. Results are referred to the base
-// origin O for the sweeps (see udu_factors_at_base_origin).
+// The factors in the base frame's axes. Eqs. (47)-(50) are run with every link quantity about its
+// own mass centre C_i, as in articulated_body_masses, but in the axes of the base frame instead of
+// J_i's: then B_{i+1,i} is a shift of the reference point by ell (from C_i to C_{i+1}) without a
+// rotation, and the step of Eq. (50) is that shift, while each link's own inertia tensor is
+// rotated once (a 3x3 instead of a 6x6 articulated mass). The results are then referred to the
+// base origin O for the sweeps (udu_factors_at_base_origin).
 
-// Pass 1, from the base outwards: R_i (orientation of J_i) and c_i (C_i) in the
-// base frame; p_i, ell_i and the link's inertia tensor about C_i in base axes.
+// Pass 1, from the base outwards: R_i (orientation of J_i) and c_i (C_i) in the base frame; p_i,
+// ell_i and the link's inertia tensor about C_i in base axes.
 template <typename S>
 void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
   Mat3<S> R = Mat3<S>::Identity();
@@ -46,14 +44,14 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
   }
 }
 
-// B^T M B + M_i for a symmetric 6x6 M = [A K; K^T C] about C_{i+1} seen from C_i, all in base
-// axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_inertia without the rotation), plus the
-// link's own M_i = [I 0; 0 m 1] about C_i (Eq. 50):
+// M <- B^T M B + M_i, in place: a symmetric 6x6 M = [A K; K^T C] about C_{i+1} seen from C_i, all
+// in base axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_inertia without the rotation), plus
+// the link's own M_i = [I 0; 0 m 1] about C_i (Eq. 50):
 //   A' = A + L K^T - K L - L C L + I,   K' = K + L C,   C' = C + m 1,
 // with the products by L as cross products (x^T L = -(ell x x)^T) and A' as symmetric. I holds
 // I_00, I_11, I_22, I_01, I_02, I_12.
 template <typename S>
-inline Mat6<S> shift_inertia_add(const Vec3<S>& ell, const Mat6<S>& M, const S* I, S m) {
+inline void shift_inertia_add(const Vec3<S>& ell, Mat6<S>& M, const S* I, S m) {
   Mat3<S> LC, LKt, LCL;
   for (int j = 0; j < 3; ++j) {
     LC.col(j) = cross(ell, Vec3<S>(M.template block<3, 1>(3, 3 + j)));
@@ -61,48 +59,41 @@ inline Mat6<S> shift_inertia_add(const Vec3<S>& ell, const Mat6<S>& M, const S* 
   }
   for (int r = 0; r < 3; ++r)
     LCL.row(r) = -cross(ell, Vec3<S>(LC.row(r).transpose())).transpose();
-  Mat6<S> out;
   for (int r = 0; r < 3; ++r) {
-    out(r, r) = M(r, r) + 2 * LKt(r, r) - LCL(r, r) + I[r];
+    M(r, r) += 2 * LKt(r, r) - LCL(r, r) + I[r];
     for (int c = r + 1; c < 3; ++c)
-      out(r, c) = out(c, r) = M(r, c) + LKt(r, c) + LKt(c, r) - LCL(r, c) + I[r + c + 2];
+      M(c, r) = M(r, c) += LKt(r, c) + LKt(c, r) - LCL(r, c) + I[r + c + 2];
   }
-  out.template topRightCorner<3, 3>() = M.template topRightCorner<3, 3>() + LC;
-  out.template bottomLeftCorner<3, 3>() = out.template topRightCorner<3, 3>().transpose();
-  out.template bottomRightCorner<3, 3>() = M.template bottomRightCorner<3, 3>();
-  out.template bottomRightCorner<3, 3>().diagonal().array() += m;
-  return out;
+  M.template topRightCorner<3, 3>() += LC;
+  M.template bottomLeftCorner<3, 3>() = M.template topRightCorner<3, 3>().transpose();
+  M.template bottomRightCorner<3, 3>().diagonal().array() += m;
 }
 
 // Pass 2, from the tip inwards, Eqs. (47)-(50) in base axes:
-//   M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi^_{i+1}^T / m^_{i+1})
-//   B_{i+1,i} psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i,  psi_i = psi^_i / m^_i
-// then p_i and psi^_i referred to the base origin O, as gim_in_base_frame
-// refers p_i: there every twist and wrench is of the same point, so B_ij = 1 in
-// Eqs. (35) and (37) and the eta and mu of different joints simply add:
-//   p_i^O    = [p_w; p_v + c_i x p_w]     (a twist carried from C_i to O)
-//   psi^_i^O = [n + c_i x f; f]           (a wrench [n; f] carried from C_i to
-//   O)
-// Stored as the sweeps use them, column i of ws.udu_O: a_i = -p_i^O / m^_i
-// (rows 0-5: the sign of Eq. 34's subtraction folded in) and b_i = psi^_i^O
-// (6-11) for the backward sweep, psi_i^O (12-17) and p_i^O (18-23) for the
-// forward one, 1 / m^_i (24), the diagonal of D^-1.
+//   M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi^_{i+1}^T / m^_{i+1}) B_{i+1,i}
+//   psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i,  psi_i = psi^_i / m^_i
+// then p_i and psi^_i referred to the base origin O, as gim_in_base_frame refers p_i: there every
+// twist and wrench is of the same point, so B_ij = 1 in Eqs. (35) and (37) and the eta and mu of
+// different joints simply add:
+//   p_i^O    = [p_w; p_v + c_i x p_w]   (a twist carried from C_i to O)
+//   psi^_i^O = [n + c_i x f; f]         (a wrench [n; f] carried from C_i to O)
+// Stored as the sweeps use them, column i of ws.udu_O: a_i = -p_i^O / m^_i (rows 0-5: the sign of
+// Eq. 34's subtraction folded in) and b_i = psi^_i^O (6-11) for the backward sweep, psi_i^O
+// (12-17) and p_i^O (18-23) for the forward one, 1 / m^_i (24), the diagonal of D^-1.
 template <typename S>
 void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
-  Mat6<S> M_outer = Mat6<S>::Zero();    // M^_{i+1}
+  Mat6<S> M_hat = Mat6<S>::Zero();      // M^_i, then M^_i - psi^_i psi_i^T for joint i - 1
   Vec6<S> psi_outer = Vec6<S>::Zero();  // psi^_{i+1}
   S d_outer = S(0);                     // 1 / m^_{i+1}
   for (int i = model.dof() - 1; i >= 0; --i) {
     const auto g = ws.udu_axes.col(i);
     const S mass = model.joint(i).M.mass;
-    Mat6<S> M_hat;
     if (i + 1 < model.dof()) {
       // M^_{i+1} - psi^_{i+1} psi_{i+1}^T: the outer body as the joint i+1 lets it move.
-      M_outer.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
-      M_hat = shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_outer,
-                                &g.coeffRef(12), mass);
+      M_hat.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
+      shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_hat,
+                        &g.coeffRef(12), mass);
     } else {  // M^_n = M_n = [I 0; 0 m 1] about C_n
-      M_hat.setZero();
       M_hat(0, 0) = g[12], M_hat(1, 1) = g[13], M_hat(2, 2) = g[14];
       M_hat(0, 1) = M_hat(1, 0) = g[15], M_hat(0, 2) = M_hat(2, 0) = g[16];
       M_hat(1, 2) = M_hat(2, 1) = g[17];
@@ -129,7 +120,6 @@ void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
       out[k + 21] = p_v[k];
     }
     out[24] = d;
-    M_outer = M_hat;
     psi_outer = psi_hat;
     d_outer = d;
   }
@@ -184,18 +174,16 @@ inline void mu_step(const S* __restrict s, const S* __restrict p, S* __restrict 
   }
 }
 
-// I^-1 = U^-T D^-1 U^-1 (Eqs. 34-37 with phi = e_k for every k), O(n^2).
-// Returns ws.inverse_inertia.
+// I^-1 = U^-T D^-1 U^-1 (Eqs. 34-37 with phi = e_k for every k), O(n^2). Returns
+// ws.inverse_inertia.
 //
-// Backward, joint i from the tip: the eta wrench of column k is zero at the
-// joints outside k's support (i >= k), so only the columns k > i take a step
-// there: sum_i (n - 1 - i) steps. Column i enters with Y_ii = 1, eta^i =
-// psi_i^O. Forward, joint i from the base: X = I^-1 is symmetric, so only its
-// upper triangle is computed, X_ik for k >= i; the mu twists of those columns
-// at joint i-1 are built from X_jk with j < i <= k, upper-triangle entries
-// themselves. Row i of the upper triangle is kept as column i of the lower one,
-// so that every step writes and reads contiguous memory: z_ik, then x_ik, in
-// X(k, i). Mirrored at the end.
+// Backward, joint i from the tip: the eta wrench of column k is zero at the joints outside k's
+// support (i >= k), so only the columns k > i take a step there: sum_i (n - 1 - i) steps. Column i
+// enters with Y_ii = 1, eta^i = psi_i^O. Forward, joint i from the base: X = I^-1 is symmetric, so
+// only its upper triangle is computed, X_ik for k >= i; the mu twists of those columns at joint
+// i-1 are built from X_jk with j < i <= k, upper-triangle entries themselves. Row i of the upper
+// triangle is kept as column i of the lower one, so that every step writes and reads contiguous
+// memory: z_ik, then x_ik, in X(k, i); each row is mirrored once the forward sweep is done with it.
 template <typename S>
 const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
