@@ -92,9 +92,9 @@ TEST(ReproduceLeePolypeptide, MassCentreFrames) {
 
 // The polypeptide inertia matrix: the geometry is not fully specified (the side atoms' bond
 // lengths and the rotational inertia the paper sums are not given), and the Appendix's M_poly
-// is not reproduced. Pinned: what the file's atoms give, checked against an independent
-// point-mass computation (sum over atoms of m J^T J, done outside the suite in Python, to the
-// digits below), the inverse times M the identity, and the distance from the Appendix.
+// is not reproduced. Pinned: what the file's atoms give (the same digits came from a point-mass
+// computation in Python; InertiaMatrixEqualsTheAtoms below does it here), the inverse times M
+// the identity, and the distance from the Appendix.
 TEST(ReproduceLeePolypeptide, InertiaMatrixPinned) {
   const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/polyalanine7.yaml");
   const PolypeptideResult r = polypeptide_at_lee_configuration(robot);
@@ -110,6 +110,51 @@ TEST(ReproduceLeePolypeptide, InertiaMatrixPinned) {
   const double relative = (r.M - lee_M()).norm() / lee_M().norm();
   std::cout << "[polypeptide] ||M - M_Appendix|| / ||M_Appendix|| = " << relative << "\n";
   EXPECT_GT(relative, 0.5);
+}
+
+// The file's units against their atoms: M = sum over atoms of m J^T J (point masses, each
+// atom's velocity from the joint axes), independent of the file's com and inertia entries and
+// of the suite's recursions. The atoms are placed as the file's comments say, in Lee's frame of
+// each unit, then through P into the DH frame.
+TEST(ReproduceLeePolypeptide, InertiaMatrixEqualsTheAtoms) {
+  const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/polyalanine7.yaml");
+  const double C = 12.0107, N = 14.00674, H = 1.00794, O = 15.9994, deg = kPi / 180;
+  using Atoms = std::vector<std::pair<double, Eigen::Vector3d>>;
+  auto incoming = [&](double gamma) {  // unit vector towards the previous atom, Lee's axes
+    return Eigen::Vector3d(-std::cos(gamma * deg), std::sin(gamma * deg), 0);
+  };
+  const Eigen::Vector3d x(1, 0, 0), z(0, 0, 1);
+  const Eigen::Vector3d u_in = -(x + incoming(70.5)) / 2;  // the C_alpha tetrahedron
+  const Eigen::Vector3d up = z * std::sqrt(1 - u_in.squaredNorm());
+  const Eigen::Vector3d bisector = (x + incoming(58.3)).normalized();
+  const Atoms c_alpha = {
+      {C, Eigen::Vector3d::Zero()}, {C + 3 * H, 1.525 * (u_in + up)}, {H, 1.09 * (u_in - up)}};
+  const Atoms carbonyl = {
+      {C, Eigen::Vector3d::Zero()},
+      {O, 1.231 * Eigen::Vector3d(std::cos(123.3 * deg), std::sin(123.3 * deg), 0)}};
+  const Atoms amide = {{N, Eigen::Vector3d::Zero()}, {H, -1.0 * bisector}};
+  const Atoms* units[7] = {&c_alpha, &carbonyl, &amide, &c_alpha, &carbonyl, &amide, &c_alpha};
+
+  const VecX<double> q = lee_configuration(7);
+  Eigen::Matrix4d T = Eigen::Matrix4d::Identity();
+  std::vector<Eigen::Vector3d> axis, origin;  // joint i: z_{i-1} through o_{i-1}
+  MatX<double> M = MatX<double>::Zero(7, 7);
+  for (int k = 0; k < 7; ++k) {
+    axis.push_back(T.block<3, 1>(0, 2));
+    origin.push_back(T.block<3, 1>(0, 3));
+    T = T * dh_standard(robot.dh[static_cast<std::size_t>(k)], q[k]);
+    for (const auto& [m, lee] : *units[k]) {
+      const Eigen::Vector3d local(lee.z(), -lee.y(), lee.x());  // P: Lee's axes -> DH axes
+      const Eigen::Vector3d p = T.block<3, 3>(0, 0) * local + T.block<3, 1>(0, 3);
+      Eigen::Matrix<double, 3, 7> J = Eigen::Matrix<double, 3, 7>::Zero();
+      for (int i = 0; i <= k; ++i)
+        J.col(i) = axis[static_cast<std::size_t>(i)].cross(p - origin[static_cast<std::size_t>(i)]);
+      M += m * J.transpose() * J;
+    }
+  }
+  Workspace<double> ws(robot.model);
+  const MatX<double>& gim = generalized_inertia(robot.model, ws, q);
+  EXPECT_LT((gim - M).norm(), 1e-9 * M.norm()) << "suite\n" << gim << "\natoms\n" << M;
 }
 
 // Lee et al.'s Fig. 3 computation: M x = b by the four solves agree on a long polypeptide
