@@ -1,0 +1,222 @@
+// The computations behind scripts/reproduce, shared by the denoc_reproduce tool (which writes
+// them as CSV) and by tests/test_reproduce.cpp (which asserts what the papers claim of them).
+#pragma once
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "denoc/denoc.hpp"
+
+namespace denoc::reproduce {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// Ascher et al.'s badly conditioned two-link arm as Mata et al. (2002) §5.1 run it: links of
+// 0.02 m, 0.1 kg and 2 m, 10 kg, bars 0.02 m wide, gravity (9.81 m/s^2) across the links along
+// -y, no joint forces. The same model as tests/test_fd_essentials.cpp and
+// tests/test_gibbs_appell.cpp build (standard DH, frames at the far ends of the links).
+template <typename S>
+Model<S> ascher_arm() {
+  std::vector<DhLink<S>> rows(2);
+  const S width = S(0.02), length[2] = {S(0.02), S(2.0)}, mass[2] = {S(0.1), S(10.0)};
+  for (int i = 0; i < 2; ++i) {
+    const S l = length[i], m = mass[i];
+    rows[i].a = l;
+    rows[i].mass = m;
+    rows[i].com = Vec3<S>(-l / 2, 0, 0);
+    rows[i].inertia =
+        Vec3<S>(m * width * width / 12, m * l * l / 12, m * (l * l + width * width) / 12)
+            .asDiagonal();
+  }
+  return Model<S>(links_from_dh(DhConvention::standard, rows), Vec3<S>(0, S(-9.81), 0));
+}
+
+// The forward-dynamics routes of the suite, in the order of Table 5 and beyond.
+enum class Route { udu, cholesky, gibbs_appell, fixman };
+constexpr std::array<Route, 4> kRoutes = {Route::udu, Route::cholesky, Route::gibbs_appell,
+                                          Route::fixman};
+inline const char* route_name(Route r) {
+  switch (r) {
+    case Route::udu:
+      return "udu";
+    case Route::cholesky:
+      return "cholesky";
+    case Route::gibbs_appell:
+      return "gibbs_appell";
+    case Route::fixman:
+      return "fixman";
+  }
+  return "?";
+}
+
+template <typename S>
+const VecX<S>& forward_dynamics_by(Route r, const Model<S>& model, Workspace<S>& ws,
+                                   ConstVectorRef<S> q, ConstVectorRef<S> qd,
+                                   ConstVectorRef<S> tau) {
+  switch (r) {
+    case Route::udu:
+      return forward_dynamics(model, ws, q, qd, tau);
+    case Route::cholesky:
+      return forward_dynamics_cholesky(model, ws, q, qd, tau);
+    case Route::gibbs_appell:
+      return forward_dynamics_gibbs_appell(model, ws, q, qd, tau);
+    case Route::fixman:
+      break;
+  }
+  return forward_dynamics_fixman(model, ws, q, qd, tau);
+}
+
+// One configuration of the turn: q = (0, angle), at rest, no joint forces.
+struct Table5Step {
+  double angle_deg = 0;
+  double condition = 0;                       // of the inertia matrix (2-norm), double precision
+  std::array<std::array<double, 2>, 4> dp{};  // qdd in double precision, per route and joint
+  std::array<std::array<double, 2>, 4> sp{};  // qdd in single precision
+};
+
+struct Table5Summary {
+  std::array<std::array<double, 2>, 4> max{}, mean{};  // |qdd_DP - qdd_SP| per route and joint
+};
+
+// Body 2 turned through a full circle in 2-degree steps (180 configurations), every route in
+// double and in single precision (the whole computation in float: model, workspace, algorithm).
+inline std::vector<Table5Step> table5_steps(int steps = 180) {
+  const Model<double> model = ascher_arm<double>();
+  const Model<float> model_f = ascher_arm<float>();
+  Workspace<double> ws(model);
+  Workspace<float> ws_f(model_f);
+  std::vector<Table5Step> out;
+  const VecX<double> zero = VecX<double>::Zero(2);
+  const VecX<float> zero_f = VecX<float>::Zero(2);
+  for (int k = 0; k < steps; ++k) {
+    Table5Step s;
+    // Both precisions at the same configuration: the angle rounded to float once, so that the
+    // difference is the algorithms' rounding, not the input's.
+    VecX<float> q_f(2);
+    q_f << 0, static_cast<float>(k * 2 * kPi / steps);
+    const VecX<double> q = q_f.cast<double>();
+    s.angle_deg = k * 360.0 / steps;
+    const Eigen::SelfAdjointEigenSolver<MatX<double>> eig(generalized_inertia(model, ws, q));
+    s.condition = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
+    for (std::size_t r = 0; r < kRoutes.size(); ++r) {
+      const VecX<double> dp = forward_dynamics_by(kRoutes[r], model, ws, q, zero, zero);
+      const VecX<float> sp = forward_dynamics_by(kRoutes[r], model_f, ws_f, q_f, zero_f, zero_f);
+      for (int j = 0; j < 2; ++j) {
+        s.dp[r][static_cast<std::size_t>(j)] = dp[j];
+        s.sp[r][static_cast<std::size_t>(j)] = static_cast<double>(sp[j]);
+      }
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+inline Table5Summary table5_summary(const std::vector<Table5Step>& steps) {
+  Table5Summary sum;
+  for (const Table5Step& s : steps)
+    for (std::size_t r = 0; r < 4; ++r)
+      for (std::size_t j = 0; j < 2; ++j) {
+        const double e = std::abs(s.dp[r][j] - s.sp[r][j]);
+        sum.max[r][j] = std::max(sum.max[r][j], e);
+        sum.mean[r][j] += e / static_cast<double>(steps.size());
+      }
+  return sum;
+}
+
+// Lee et al.'s Fig. 3: the time to solve M x = b on the first n links of a chain.
+enum class Solve { fixman, udu, cholesky, inverse };
+constexpr std::array<Solve, 4> kSolves = {Solve::fixman, Solve::udu, Solve::cholesky,
+                                          Solve::inverse};
+inline const char* solve_name(Solve s) {
+  switch (s) {
+    case Solve::fixman:
+      return "fixman";
+    case Solve::udu:
+      return "udu";
+    case Solve::cholesky:
+      return "cholesky";
+    case Solve::inverse:
+      return "inverse";
+  }
+  return "?";
+}
+
+// The first n links of `chain`, with no gravity so that forward dynamics at rest solves
+// M x = b exactly (h = 0).
+inline Model<double> first_links(const Model<double>& chain, int n) {
+  const auto& links = chain.links();
+  return Model<double>(std::vector<LinkSpec<double>>(links.begin(), links.begin() + n),
+                       Vec3<double>::Zero());
+}
+
+// x = M(q)^-1 b by one route; returns x (in the workspace, or in `x` for the inverse).
+// fixman: Lee et al.'s Eq. (7) in O(n); udu: Saha's U D U^T forward dynamics at rest, O(n);
+// cholesky: form M (Saha's Eq. 24) and factor it, O(n^3); inverse: M^-1 formed (the suite's
+// inverse GIM, O(n^3)) and applied to b, as Lee et al. time Matlab's inv(M).
+inline const VecX<double>& solve_by(Solve s, const Model<double>& model, Workspace<double>& ws,
+                                    const VecX<double>& q, const VecX<double>& zero,
+                                    const VecX<double>& b, VecX<double>& x) {
+  switch (s) {
+    case Solve::fixman:
+      return fixman_solve(model, ws, q, b);
+    case Solve::udu:
+      return forward_dynamics(model, ws, q, zero, b);
+    case Solve::cholesky:
+      return forward_dynamics_cholesky(model, ws, q, zero, b);
+    case Solve::inverse:
+      break;
+  }
+  x.noalias() = inverse_generalized_inertia(model, ws, q) * b;
+  return x;
+}
+
+// Seconds per solve: the fastest of `rounds` batches, each long enough to take ~min_seconds.
+inline double time_solve(Solve s, const Model<double>& model, double min_seconds = 2e-3,
+                         int rounds = 3) {
+  using clock = std::chrono::steady_clock;
+  const int n = model.dof();
+  Workspace<double> ws(model);
+  VecX<double> q(n), zero = VecX<double>::Zero(n), b(n), x(n);
+  for (int i = 0; i < n; ++i) {
+    q[i] = i == 0 ? 0.0 : kPi / 3;  // Lee et al. §4.3: beta_1 = 0, beta_i = pi/3
+    b[i] = 1.0 + 0.01 * i;
+  }
+  double sink = 0;
+  long batch = 1;
+  for (;;) {  // grow the batch until it takes min_seconds
+    const auto t0 = clock::now();
+    for (long k = 0; k < batch; ++k)
+      sink += solve_by(s, model, ws, q, zero, b, x)[0];
+    const double dt = std::chrono::duration<double>(clock::now() - t0).count();
+    if (dt >= min_seconds || batch > (1L << 24)) break;
+    batch *= 2;
+  }
+  double best = 1e300;
+  for (int r = 0; r < rounds; ++r) {
+    const auto t0 = clock::now();
+    for (long k = 0; k < batch; ++k)
+      sink += solve_by(s, model, ws, q, zero, b, x)[0];
+    best = std::min(best, std::chrono::duration<double>(clock::now() - t0).count() /
+                              static_cast<double>(batch));
+  }
+  if (sink == 12345.678) best *= 1.0;  // keep the results alive
+  return best;
+}
+
+// Least-squares slope of log(t) against log(n) over the points with n >= n_min.
+inline double loglog_slope(const std::vector<int>& n, const std::vector<double>& t, int n_min) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    if (n[i] < n_min) continue;
+    const double x = std::log(n[i]), y = std::log(t[i]);
+    sx += x, sy += y, sxx += x * x, sxy += x * y, m += 1;
+  }
+  return (m * sxy - sx * sy) / (m * sxx - sx * sx);
+}
+
+}  // namespace denoc::reproduce

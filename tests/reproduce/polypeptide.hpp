@@ -1,0 +1,110 @@
+// Lee, Wang and Chirikjian (2007) §4.3 and Appendix: the 7-link polyalanine chain
+// (robots/polyalanine7.yaml) at their configuration beta_1 = 0, beta_i = pi/3, its inertia
+// matrix, its inverse by the extended Fixman method and the mass-centre frames T_k^c in Lee's
+// axes, beside the numbers the paper prints.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "denoc/denoc.hpp"
+#include "denoc/io/robot_file.hpp"
+
+namespace denoc::reproduce {
+
+struct PolypeptideResult {
+  MatX<double> M, Minv;  // Minv: the extended Fixman method's, or the inverse GIM's when that fails
+  bool fixman = false;   // whether the extended Fixman method could run (every unit's 6x6
+                         // inertia invertible: not for units of two atoms, whose inertia about
+                         // the line through them is zero)
+  std::vector<Eigen::Matrix4d> Tc;  // T_k^c, k = 1..n, in Lee et al.'s axes
+};
+
+// Lee's frame k is the DH frame k with its axes renamed x -> z, y -> -y, z -> x (the file's
+// comments): T_Lee = P T P with P = P^T = P^-1.
+inline Eigen::Matrix4d lee_axes(const Eigen::Matrix4d& T) {
+  Eigen::Matrix4d P = Eigen::Matrix4d::Zero();
+  P(0, 2) = P(2, 0) = P(3, 3) = 1;
+  P(1, 1) = -1;
+  return P * T * P;
+}
+
+// Standard DH: A_i = Rot_z(theta_i + q_i) Trans_z(d_i) Trans_x(a_i) Rot_x(alpha_i).
+inline Eigen::Matrix4d dh_standard(const DhLink<double>& l, double q) {
+  const double th = l.theta + q, ct = std::cos(th), st = std::sin(th);
+  const double ca = std::cos(l.alpha), sa = std::sin(l.alpha);
+  Eigen::Matrix4d A;
+  A << ct, -st * ca, st * sa, l.a * ct, st, ct * ca, -ct * sa, l.a * st, 0, sa, ca, l.b, 0, 0, 0, 1;
+  return A;
+}
+
+inline VecX<double> lee_configuration(int n) {
+  VecX<double> q = VecX<double>::Constant(n, 3.14159265358979323846 / 3);
+  q[0] = 0;
+  return q;
+}
+
+// M by the composite-body GIM (Saha's Eq. 24), M^-1 by the extended Fixman solve, and T_k^c =
+// T_k Q_k with Q_k the translation to the mass centre (Lee's §4.3: "Q_k is given by pure
+// translation").
+inline PolypeptideResult polypeptide_at(const std::vector<DhLink<double>>& dh,
+                                        const VecX<double>& q) {
+  PolypeptideResult r;
+  const Model<double> model(links_from_dh(DhConvention::standard, dh), Vec3<double>::Zero());
+  Workspace<double> ws(model);
+  r.M = generalized_inertia(model, ws, q);
+  r.fixman = fixman_factor(model, ws, q);
+  r.Minv =
+      r.fixman ? fixman_inverse_inertia(model, ws, q) : inverse_generalized_inertia(model, ws, q);
+  Eigen::Matrix4d T = Eigen::Matrix4d::Identity();
+  for (int k = 0; k < model.dof(); ++k) {
+    const DhLink<double>& l = dh[static_cast<std::size_t>(k)];
+    T = T * dh_standard(l, q[k]);
+    Eigen::Matrix4d Q = Eigen::Matrix4d::Identity();
+    Q.block<3, 1>(0, 3) = l.com;
+    r.Tc.push_back(lee_axes(T * Q));
+  }
+  return r;
+}
+
+inline PolypeptideResult polypeptide_at_lee_configuration(const RobotFile& robot) {
+  return polypeptide_at(robot.dh, lee_configuration(robot.dof()));
+}
+
+// The paper's numbers. T_k^c, rows of the upper 3x4 block (§4.3).
+inline const std::array<std::array<double, 12>, 7>& lee_Tc() {
+  static const std::array<std::array<double, 12>, 7> t = {{
+      {0.334, -0.943, 0, 0.285, 0.943, 0.334, 0, -0.403, 0, 0, 1, 0.634},
+      {0.570, 0.091, 0.816, 0.343, 0.266, 0.920, -0.289, 1.875, -0.777, 0.382, 0.5, 0.525},
+      {0.940, -0.090, 0.329, 1.241, 0.318, -0.117, -0.941, 1.788, 0.123, 0.989, -0.081, -1.095},
+      {-0.968, -0.065, 0.242, 3.093, -0.154, 0.917, -0.369, 1.696, -0.198, -0.395, -0.897, -1.207},
+      {-0.268, 0.947, 0.177, 1.821, 0.056, 0.199, -0.978, 2.116, -0.962, -0.253, -0.107, -0.933},
+      {-0.674, 0.101, -0.732, 0.821, 0.666, -0.345, -0.662, 2.094, -0.319, -0.933, 0.165, -2.368},
+      {-0.782, 0.428, -0.453, -0.415, -0.465, -0.885, -0.032, 3.535, -0.415, 0.186, 0.891, -2.292},
+  }};
+  return t;
+}
+
+// The Appendix's M_poly (amu A^2).
+inline Eigen::Matrix<double, 7, 7> lee_M() {
+  Eigen::Matrix<double, 7, 7> m;
+  m << 870.7768, 54.2187, 161.5036, 234.8087, -176.7587, 16.9382, -1.8702,    //
+      54.2187, 434.7277, 58.8923, 157.5614, -93.0816, -41.1893, -10.7686,     //
+      161.5036, 58.8923, 189.6189, 103.2236, -79.4282, 53.5038, 20.2896,      //
+      234.8087, 157.5614, 103.2236, 163.9448, -113.3383, -13.8750, -10.3724,  //
+      -176.7587, -93.0816, -79.4282, -113.3383, 95.9587, 13.0774, 11.6638,    //
+      16.9382, -41.1893, 53.5038, -13.8750, 13.0774, 63.0571, 29.1266,        //
+      -1.8702, -10.7686, 20.2896, -10.3724, 11.6638, 29.1266, 23.1711;
+  return m;
+}
+
+// Largest |T_k^c - paper| over the entries of frame k.
+inline double tc_difference(const Eigen::Matrix4d& T, const std::array<double, 12>& paper) {
+  double worst = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      worst = std::max(worst, std::abs(T(i, j) - paper[static_cast<std::size_t>(4 * i + j)]));
+  return worst;
+}
+
+}  // namespace denoc::reproduce

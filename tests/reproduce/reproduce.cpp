@@ -1,0 +1,144 @@
+// denoc_reproduce: the computations of scripts/reproduce that need a specific algorithm route,
+// written as CSV (the plotting and the report are the script's).
+//
+//   denoc_reproduce table5 STEPS.csv SUMMARY.csv
+//       Mata et al. (2002) §5.1, Table 5 and Fig. 2: Ascher's arm, every forward-dynamics route
+//       in single and double precision, per 2-degree step and summarised.
+//   denoc_reproduce scaling CHAIN.yaml OUT.csv N1,N2,...
+//       Lee et al. (2007) Fig. 3: seconds per solve of M x = b on the first n links of CHAIN,
+//       by each route.
+//   denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX
+//       Lee et al. (2007) §4.3 and Appendix: the polypeptide chain's M, M^-1 (Fixman) and the
+//       mass-centre frames T_k^c at beta_1 = 0, beta_i = pi/3.
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "denoc/io/errors.hpp"
+#include "denoc/io/robot_file.hpp"
+#include "reproduce/papers.hpp"
+#include "reproduce/polypeptide.hpp"
+
+namespace {
+
+using namespace denoc;
+using namespace denoc::reproduce;
+
+std::ofstream open_out(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) {
+    std::cerr << "denoc_reproduce: " << path << ": cannot write\n";
+    std::exit(2);
+  }
+  out << std::setprecision(10);
+  return out;
+}
+
+int table5(const std::string& steps_path, const std::string& summary_path) {
+  const std::vector<Table5Step> steps = table5_steps();
+  std::ofstream out = open_out(steps_path);
+  out << "angle,condition";
+  for (Route r : kRoutes)
+    for (int j = 1; j <= 2; ++j)
+      out << ',' << route_name(r) << "_dp" << j << ',' << route_name(r) << "_sp" << j << ','
+          << route_name(r) << "_err" << j;
+  out << '\n';
+  for (const Table5Step& s : steps) {
+    out << s.angle_deg << ',' << s.condition;
+    for (std::size_t r = 0; r < 4; ++r)
+      for (std::size_t j = 0; j < 2; ++j)
+        out << ',' << s.dp[r][j] << ',' << s.sp[r][j] << ',' << std::abs(s.dp[r][j] - s.sp[r][j]);
+    out << '\n';
+  }
+  const Table5Summary sum = table5_summary(steps);
+  std::ofstream so = open_out(summary_path);
+  so << "route,max1,mean1,max2,mean2\n";
+  for (std::size_t r = 0; r < 4; ++r)
+    so << route_name(kRoutes[r]) << ',' << sum.max[r][0] << ',' << sum.mean[r][0] << ','
+       << sum.max[r][1] << ',' << sum.mean[r][1] << '\n';
+  return 0;
+}
+
+int scaling(const std::string& chain_path, const std::string& out_path, const std::string& list) {
+  const RobotFile chain = load_robot_file(chain_path);
+  std::vector<int> ns;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const int n = std::atoi(item.c_str());
+    if (n < 1 || n > chain.dof()) {
+      std::cerr << "denoc_reproduce: scaling: n = '" << item << "' not in 1.." << chain.dof()
+                << " (" << chain_path << ")\n";
+      return 2;
+    }
+    ns.push_back(n);
+  }
+  std::ofstream out = open_out(out_path);
+  out << "n";
+  for (Solve s : kSolves)
+    out << ',' << solve_name(s);
+  out << '\n';
+  for (int n : ns) {
+    const Model<double> model = first_links(chain.model, n);
+    out << n;
+    for (Solve s : kSolves)
+      out << ',' << time_solve(s, model, n > 200 ? 1e-2 : 2e-3, 3);
+    out << '\n' << std::flush;
+  }
+  return 0;
+}
+
+int polypeptide(const std::string& robot_path, const std::string& prefix) {
+  const RobotFile robot = load_robot_file(robot_path);
+  const PolypeptideResult r = polypeptide_at_lee_configuration(robot);
+  std::ofstream m = open_out(prefix + "_M.csv"), mi = open_out(prefix + "_Minv.csv");
+  std::ofstream tc = open_out(prefix + "_Tc.csv");
+  std::cout << "Minv by "
+            << (r.fixman ? "the extended Fixman method"
+                         : "the inverse GIM (the extended Fixman method needs every unit's inertia "
+                           "invertible)")
+            << "\n";
+  const int n = robot.dof();
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      m << (j ? "," : "") << r.M(i, j);
+      mi << (j ? "," : "") << r.Minv(i, j);
+    }
+    m << '\n';
+    mi << '\n';
+  }
+  tc << "k,R11,R12,R13,R21,R22,R23,R31,R32,R33,x,y,z,max_diff_paper\n";
+  for (int k = 0; k < n; ++k) {
+    tc << k + 1;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        tc << ',' << r.Tc[static_cast<std::size_t>(k)](i, j);
+    for (int i = 0; i < 3; ++i)
+      tc << ',' << r.Tc[static_cast<std::size_t>(k)](i, 3);
+    tc << ','
+       << (k < 7 ? tc_difference(r.Tc[static_cast<std::size_t>(k)],
+                                 lee_Tc()[static_cast<std::size_t>(k)])
+                 : 0.0)
+       << '\n';
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.size() == 3 && args[0] == "table5") return table5(args[1], args[2]);
+    if (args.size() == 4 && args[0] == "scaling") return scaling(args[1], args[2], args[3]);
+    if (args.size() == 3 && args[0] == "polypeptide") return polypeptide(args[1], args[2]);
+  } catch (const std::exception& e) {
+    std::cerr << "denoc_reproduce: " << e.what() << '\n';
+    return 2;
+  }
+  std::cerr << "usage: denoc_reproduce table5 STEPS.csv SUMMARY.csv\n"
+               "       denoc_reproduce scaling CHAIN.yaml OUT.csv N1,N2,...\n"
+               "       denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX\n";
+  return 2;
+}
