@@ -296,4 +296,27 @@ TEST_F(RfdsimCli, BadInputExitsWithTwoAndKeepsTheOutputFile) {
   EXPECT_NE(help.out.find("--algorithm"), std::string::npos);
 }
 
+TEST_F(RfdsimCli, UrdfRobotFileWithTip) {
+  write("pendulum.urdf", R"(<robot name="pendulum">
+  <link name="base"/>
+  <joint name="swing" type="continuous"><parent link="base"/><child link="bob"/>
+    <axis xyz="0 1 0"/></joint>
+  <link name="bob"><inertial><origin xyz="0 0 -1"/><mass value="1"/>
+    <inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="marker" type="fixed"><parent link="bob"/><child link="tip"/></joint>
+  <link name="tip"/>
+</robot>
+)");
+  const Result r =
+      run(DENOC_RFDSIM_EXE, "pendulum.urdf --free-fall --t-end 0.1 --q0 0.5 --tip tip");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const std::vector<std::string> lines = cli::lines_of(r.out);
+  ASSERT_EQ(lines.size(), 12u);
+  // A point pendulum of length 1 released at 0.5 rad about +y (the bob at -z): the angular
+  // acceleration is -g sin(q) / l.
+  const std::vector<double> first = cli::numbers_of(lines[1]);
+  EXPECT_NEAR(first[3], -9.81 * std::sin(0.5), 1e-12);
+}
+
 }  // namespace

@@ -193,4 +193,68 @@ TEST_F(RidimCli, UsageErrorsExitWithTwo) {
   EXPECT_NE(help.out.find("--quantity"), std::string::npos);
 }
 
+// A URDF with two chain ends: the arm (to "hand") and a sensor on a moving joint off link a.
+const char* const kTwoEnds = R"(<robot name="two ends">
+  <link name="base"/>
+  <joint name="j1" type="continuous"><parent link="base"/><child link="a"/>
+    <origin xyz="0 0 0.3" rpy="0 0 0"/><axis xyz="0 0 1"/></joint>
+  <link name="a"><inertial><origin xyz="0.1 0 0"/><mass value="2"/>
+    <inertia ixx="0.01" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j2" type="revolute"><parent link="a"/><child link="hand"/>
+    <origin xyz="0.4 0 0" rpy="1.5707963267948966 0 0"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <link name="hand"><inertial><origin xyz="0.2 0 0"/><mass value="1"/>
+    <inertia ixx="0.001" iyy="0.003" izz="0.003" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="pan" type="revolute"><parent link="a"/><child link="camera"/>
+    <axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <link name="camera"/>
+</robot>
+)";
+
+TEST_F(RidimCli, UrdfRobotFileWithBaseAndTip) {
+  write("arm.urdf", kTwoEnds);
+  Result r = ridim("arm.urdf -");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("arm.urdf: the tree below link 'base' has 2 leaves that end chains"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--tip"), std::string::npos) << r.err;
+
+  std::vector<denoc::VecX<double>> states;
+  const std::string csv = random_trajectory(2, 5, states);
+  r = ridim("arm.urdf - --tip hand", csv);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("ridim: warning: arm.urdf: left out 1 branch(es)"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(": pan"), std::string::npos) << r.err;
+  const denoc::RobotFile robot = denoc::load_robot_file((dir_ / "arm.urdf").string(), {"", "hand"});
+  denoc::Workspace<double> ws(robot.model);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0], "t,tau1,tau2");
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const denoc::VecX<double>& s = states[k];
+    const denoc::VecX<double> tau =
+        denoc::inverse_dynamics(robot.model, ws, s.segment(0, 2), s.segment(2, 2), s.segment(4, 2));
+    const std::vector<double> row = numbers_of(lines[k + 1]);
+    ASSERT_EQ(row.size(), 3u);
+    EXPECT_EQ(row[1], tau[0]);
+    EXPECT_EQ(row[2], tau[1]);
+  }
+  // The chain base -> camera is j1 and pan; --base moves the base frame up the tree.
+  r = ridim("arm.urdf - --tip camera --quantity gravity",
+            "t,q1,q2,qd1,qd2,qdd1,qdd2\n0,0,0,0,0,0,0\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = ridim("arm.urdf - --base a --tip hand --quantity mass-matrix", "t,q1,qd1,qdd1\n0,0.5,0,0\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 2u);
+  r = ridim("arm.urdf - --tip nowhere");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("arm.urdf: --tip nowhere: no link of that name"), std::string::npos)
+      << r.err;
+  r = ridim("'" + kPlanar + "' --tip hand");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--base and --tip choose the chain of a URDF"), std::string::npos) << r.err;
+}
+
 }  // namespace

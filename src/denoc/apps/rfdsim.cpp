@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <memory>
 
 #include "denoc/denoc.hpp"
@@ -105,7 +106,9 @@ class RowWriter {
 
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats) {
-  const RobotFile robot = load_robot_file(options.robot);
+  const RobotFile robot = load_robot_file(options.robot, {options.base_link, options.tip_link});
+  for (const std::string& warning : robot.warnings)
+    std::cerr << "rfdsim: warning: " << warning << '\n';
   check_options(options);
   const int n = robot.dof();
   State x(static_cast<std::size_t>(2 * n));

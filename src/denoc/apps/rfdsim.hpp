@@ -21,7 +21,8 @@ struct RfdsimOptions {
   std::optional<std::vector<double>> q0, qd0;  // SI; override the robot file's `initial`
   IntegratorSettings integrator;
   FdAlgorithm algorithm = FdAlgorithm::udu;
-  std::string output;  // CSV path, empty for standard output
+  std::string output;               // CSV path, empty for standard output
+  std::string base_link, tip_link;  // URDF: the chain's ends (spec §8); empty = root / only leaf
 };
 
 // The names accepted by --method and --algorithm.

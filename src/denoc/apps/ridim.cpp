@@ -160,7 +160,9 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
 
 void run_ridim(const RidimOptions& options, std::istream& standard_input,
                std::ostream& standard_output) {
-  const RobotFile robot = load_robot_file(options.robot);
+  const RobotFile robot = load_robot_file(options.robot, {options.base_link, options.tip_link});
+  for (const std::string& warning : robot.warnings)
+    std::cerr << "ridim: warning: " << warning << '\n';
   if (options.trajectory.empty()) {
     run_generated(robot, options, standard_output);
   } else {

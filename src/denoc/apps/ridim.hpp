@@ -15,6 +15,7 @@ struct RidimOptions {
   std::string trajectory;  // CSV path, "-" for standard input, empty for the robot's block
   std::string output;      // CSV path, empty for standard output
   Quantity quantity = Quantity::torques;
+  std::string base_link, tip_link;  // URDF: the chain's ends (spec §8); empty = root / only leaf
 };
 
 // The names accepted by --quantity, and the Quantity each selects.

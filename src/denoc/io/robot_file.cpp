@@ -12,6 +12,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "denoc/io/errors.hpp"
+#include "denoc/io/urdf.hpp"
 
 namespace denoc {
 
@@ -242,7 +243,24 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path) {
   return robot;
 }
 
+RobotFile load_robot_file(const std::string& path, const ChainSelection& chain) {
+  const std::string suffix = ".urdf";
+  if (path.size() >= suffix.size() &&
+      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    return load_urdf(path, chain);
+  }
+  if (!chain.base_link.empty() || !chain.tip_link.empty()) {
+    throw InputError(path + ": --base and --tip choose the chain of a URDF (*.urdf) only");
+  }
+  return load_robot_file(path);
+}
+
 RobotFile load_robot_file(const std::string& path) {
+  const std::string suffix = ".urdf";
+  if (path.size() >= suffix.size() &&
+      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    return load_urdf(path, {});
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open robot file: " + std::strerror(errno));
   std::ostringstream text;

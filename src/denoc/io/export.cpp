@@ -1,0 +1,1 @@
+#include "denoc/io/robot_file.hpp"
