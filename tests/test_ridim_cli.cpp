@@ -27,6 +27,12 @@ class RidimCli : public cli::CliTest {
 const std::string kStanford = std::string(DENOC_ROBOTS_DIR) + "/stanford.yaml";
 const std::string kPlanar = std::string(DENOC_ROBOTS_DIR) + "/planar3.yaml";
 
+// The file named by "--export FILE ...".
+std::string fields_of_args(const std::string& args) {
+  const std::size_t start = args.find(' ') + 1;
+  return args.substr(start, args.find(' ', start) - start);
+}
+
 // A random trajectory CSV for an n-joint robot, with rows written at full precision.
 std::string random_trajectory(int n, int rows, std::vector<denoc::VecX<double>>& states) {
   std::mt19937 rng(7);
@@ -255,6 +261,52 @@ TEST_F(RidimCli, UrdfRobotFileWithBaseAndTip) {
   r = ridim("'" + kPlanar + "' --tip hand");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--base and --tip choose the chain of a URDF"), std::string::npos) << r.err;
+}
+
+// ridim --export: the Stanford arm written in modified DH and as URDF, read back by ridim,
+// gives the same torques (1e-12 relative) along the same trajectory.
+TEST_F(RidimCli, ExportReadsBackWithTheSameTorques) {
+  std::vector<denoc::VecX<double>> states;
+  const std::string csv = random_trajectory(6, 20, states);
+  const Result reference = ridim("'" + kStanford + "' -", csv);
+  ASSERT_EQ(reference.status, 0) << reference.err;
+  const std::vector<std::string> expected = lines_of(reference.out);
+  for (const std::string& args :
+       {std::string("--export mod.yaml --dh modified"), std::string("--export std.yaml"),
+        std::string("--export arm.urdf")}) {
+    Result r = ridim("'" + kStanford + "' " + args);
+    ASSERT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.out, "");
+    const std::string file = fields_of_args(args);
+    r = ridim(file + " -", csv);
+    ASSERT_EQ(r.status, 0) << file << ": " << r.err;
+    const std::vector<std::string> got = lines_of(r.out);
+    ASSERT_EQ(got.size(), expected.size());
+    double worst = 0;
+    for (std::size_t k = 1; k < got.size(); ++k) {
+      const std::vector<double> a = numbers_of(expected[k]), b = numbers_of(got[k]);
+      double scale = 0;
+      for (std::size_t j = 1; j < a.size(); ++j)
+        scale = std::max(scale, std::abs(a[j]));
+      for (std::size_t j = 1; j < a.size(); ++j)
+        worst = std::max(worst, std::abs(a[j] - b[j]) / scale);
+    }
+    EXPECT_LT(worst, 1e-12) << file;
+  }
+  EXPECT_NE(slurp(dir_ / "mod.yaml").find("dh: modified"), std::string::npos);
+  // The URDF has no gravity, initial state or trajectory: said on standard error.
+  Result r = ridim("'" + kStanford + "' --export arm.urdf");
+  EXPECT_NE(r.err.find("ridim: warning: arm.urdf: URDF has no initial state or trajectory"),
+            std::string::npos)
+      << r.err;
+  r = ridim("'" + kStanford + "' --export arm.txt");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("must end in .yaml, .yml or .urdf"), std::string::npos) << r.err;
+  r = ridim("'" + kStanford + "' --export arm.urdf --dh modified");
+  EXPECT_EQ(r.status, 2);
+  r = ridim("'" + kStanford + "' --dh modified");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--dh: applies only with --export"), std::string::npos) << r.err;
 }
 
 }  // namespace

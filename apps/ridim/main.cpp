@@ -30,6 +30,14 @@ int main(int argc, char** argv) {
   app.add_option("--base", options.base_link,
                  "URDF robot file: the link the chain starts from (default: the root link)")
       ->option_text("LINK");
+  app.add_option("--export", options.export_path,
+                 "Write the model as loaded to FILE and compute nothing: a robot YAML (.yaml,\n"
+                 "DH table with com and inertia re-expressed) or a URDF (.urdf)")
+      ->option_text("FILE");
+  app.add_option("--dh", options.export_dh,
+                 "With --export to YAML: standard or modified DH (default: the robot file's)")
+      ->check(CLI::IsMember({"standard", "modified"}))
+      ->option_text("CONVENTION");
   app.add_option("--tip", options.tip_link,
                  "URDF robot file: the link the chain ends at (default: the only leaf)")
       ->option_text("LINK");

@@ -8,6 +8,7 @@
 
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/export.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
@@ -163,6 +164,15 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
   const RobotFile robot = load_robot_file(options.robot, {options.base_link, options.tip_link});
   for (const std::string& warning : robot.warnings)
     std::cerr << "ridim: warning: " << warning << '\n';
+  if (!options.export_path.empty()) {
+    std::optional<DhConvention> convention;
+    if (options.export_dh == "standard") convention = DhConvention::standard;
+    if (options.export_dh == "modified") convention = DhConvention::modified;
+    for (const std::string& note : export_robot(robot, options.export_path, convention))
+      std::cerr << "ridim: warning: " << options.export_path << ": " << note << '\n';
+    return;
+  }
+  if (!options.export_dh.empty()) throw InputError("--dh: applies only with --export");
   if (options.trajectory.empty()) {
     run_generated(robot, options, standard_output);
   } else {

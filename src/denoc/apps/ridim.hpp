@@ -16,6 +16,10 @@ struct RidimOptions {
   std::string output;      // CSV path, empty for standard output
   Quantity quantity = Quantity::torques;
   std::string base_link, tip_link;  // URDF: the chain's ends (spec §8); empty = root / only leaf
+  // --export PATH [--dh standard|modified]: write the model as loaded and compute nothing
+  // (README, "Export"); export_dh empty = the robot file's own convention (standard for URDF).
+  std::string export_path;
+  std::string export_dh;
 };
 
 // The names accepted by --quantity, and the Quantity each selects.

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
 
 #include "denoc/io/errors.hpp"
 #include "denoc/io/urdf.hpp"
@@ -197,6 +198,23 @@ void read_trajectory(const Reader& reader, const YAML::Node& node, RobotFile& ro
   robot.trajectory = traj;
 }
 
+// `base: {xyz: [x, y, z], rpy: [roll, pitch, yaw]}`: the DH frame 0 in the base frame, rotated
+// by Rz(yaw) Ry(pitch) Rx(roll) as in URDF, the angles in angle_unit (README, "Export").
+Transform<double> read_base(const Reader& reader, const YAML::Node& node, double angle_scale) {
+  if (!node.IsMap()) reader.fail("base", node, "expected a map {xyz: [x, y, z], rpy: [r, p, y]}");
+  reader.check_keys(node, "base", {"xyz", "rpy"});
+  Transform<double> base;
+  if (node["xyz"]) base.p = reader.vector(node["xyz"], "base.xyz", 3);
+  if (node["rpy"]) {
+    const Vec3<double> rpy = angle_scale * reader.vector(node["rpy"], "base.rpy", 3);
+    base.R = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
+              Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()) *
+              Eigen::AngleAxisd(rpy[0], Vec3<double>::UnitX()))
+                 .toRotationMatrix();
+  }
+  return base;
+}
+
 }  // namespace
 
 RobotFile parse_robot_file(const std::string& text, const std::string& path) {
@@ -211,7 +229,7 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path) {
   if (!root.IsMap()) throw InputError(path + ": expected a YAML map with a `links` list");
   reader.check_keys(
       root, "",
-      {"name", "source", "dh", "angle_unit", "gravity", "links", "initial", "trajectory"});
+      {"name", "source", "dh", "angle_unit", "gravity", "links", "initial", "trajectory", "base"});
   RobotFile robot;
   robot.path = path;
   if (root["name"]) robot.name = reader.text(root["name"], "name");
@@ -237,7 +255,9 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path) {
         read_link(reader, links[i], "links[" + std::to_string(i) + "]", robot.angle_scale, name));
     robot.link_names.push_back(name);
   }
-  robot.model = Model<double>(links_from_dh(robot.convention, robot.dh), gravity);
+  if (root["base"]) robot.base = read_base(reader, root["base"], robot.angle_scale);
+  robot.model = Model<double>(
+      links_from_dh(robot.convention, robot.dh, robot.base.value_or(Transform<double>())), gravity);
   if (root["initial"]) read_initial(reader, root["initial"], robot);
   if (root["trajectory"]) read_trajectory(reader, root["trajectory"], robot);
   return robot;
