@@ -309,4 +309,32 @@ TEST_F(RidimCli, ExportReadsBackWithTheSameTorques) {
   EXPECT_NE(r.err.find("--dh: applies only with --export"), std::string::npos) << r.err;
 }
 
+// inertia_checks: warn: warnings on standard error, and exit 1 with the rows so far kept when
+// the inertia matrix stops being positive definite (spec §10).
+TEST_F(RidimCli, InertiaChecksWarnFailsAtRunTimeWhenTheMassMatrixIsSingular) {
+  std::string text = slurp(kPlanar);
+  text.replace(text.find("dh: standard"), 12, "dh: standard\ninertia_checks: warn");
+  text.replace(text.find("inertia: {yy: 0.0225, zz: 0.0225}"), 33,
+               "inertia: {zz: 0.0225, yy: 0.1}");
+  write("warned.yaml", text);
+  Result r = ridim("warned.yaml --quantity gravity");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("ridim: warning: warned.yaml: accepted by inertia_checks: warn, no rigid "
+                       "body has links[1].inertia: principal moments"),
+            std::string::npos)
+      << r.err;
+  // The hand massless and without inertia: M is singular at every state.
+  text.replace(text.find("    mass: 2\n"), 11, "    mass: 0\n");
+  text.replace(text.find("inertia: {yy: 0.006666666666666667, zz: 0.006666666666666667}"), 62,
+               "inertia: {}");
+  write("singular.yaml", text);
+  r = ridim("singular.yaml -o out.csv");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("at t = 0: the inertia matrix is not positive definite"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(lines_of(r.err).size(), 3u) << r.err;  // two warnings, one failure
+  EXPECT_EQ(slurp(dir_ / "out.csv"), "t,tau1,tau2,tau3\n");
+}
+
 }  // namespace

@@ -82,8 +82,12 @@ std::vector<std::string> output_header(int n) {
 // One row per output time: t, q, qd, qdd, tau, kinetic, potential (spec §3).
 class RowWriter {
  public:
-  RowWriter(ChainDynamics& system, CsvWriter& csv)
-      : system_(system), csv_(csv), row_(4 * system.model().dof() + 2) {}
+  RowWriter(ChainDynamics& system, CsvWriter& csv, bool check_positive_definite = false)
+      : system_(system),
+        csv_(csv),
+        row_(4 * system.model().dof() + 2),
+        check_ws_(system.model()),
+        check_positive_definite_(check_positive_definite) {}
 
   void operator()(double t, const State& x) {
     const Model<double>& model = system_.model();
@@ -93,6 +97,17 @@ class RowWriter {
     row_ << q, qd, system_.ws().qdd, system_.tau(), 0, 0;
     row_[4 * n] = kinetic_energy(model, system_.ws(), q, qd);
     row_[4 * n + 1] = potential_energy(model, system_.ws(), q);
+    if (check_positive_definite_) {
+      // inertia_checks: warn (spec §10): I = U D U^T is positive definite iff every m^_i > 0.
+      udu_factors(model, check_ws_, q);
+      for (int i = 0; i < n; ++i) {
+        if (!(check_ws_.m_hat[i] > 0)) {
+          throw RunError("at t = " + std::to_string(t) +
+                         ": the inertia matrix is not positive definite (the robot file's "
+                         "inertia_checks: warn accepted links that no rigid body has)");
+        }
+      }
+    }
     csv_.row(t, row_);
   }
 
@@ -100,6 +115,8 @@ class RowWriter {
   ChainDynamics& system_;
   CsvWriter& csv_;
   VecX<double> row_;
+  Workspace<double> check_ws_;
+  bool check_positive_definite_;
 };
 
 }  // namespace
@@ -137,7 +154,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   CsvWriter csv(file.is_open() ? file : standard_output);
   csv.header(output_header(n));
   ChainDynamics system(robot.model, options.algorithm, *forces);
-  RowWriter writer(system, csv);
+  RowWriter writer(system, csv, robot.check_positive_definite);
   integrate(system, x, OutputTimes(options.t_end, options.dt), options.integrator, writer, stats);
 }
 

@@ -1,6 +1,7 @@
 #include "denoc/apps/ridim.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
 
@@ -63,11 +65,30 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
 // Computes the chosen quantity at one sample and writes its row.
 class SampleWriter {
  public:
-  SampleWriter(const Model<double>& model, Quantity quantity, CsvWriter& csv)
-      : model_(model), ws_(model), quantity_(quantity), csv_(csv) {}
+  SampleWriter(const Model<double>& model, Quantity quantity, CsvWriter& csv,
+               bool check_positive_definite = false)
+      : model_(model),
+        ws_(model),
+        quantity_(quantity),
+        csv_(csv),
+        check_positive_definite_(check_positive_definite) {}
 
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
+    if (check_positive_definite_) {
+      // inertia_checks: warn let in links no rigid body has (spec §10): the inertia matrix is
+      // positive definite exactly when every pivot m^_i of I = U D U^T is positive.
+      udu_factors(model_, ws_, q);
+      for (int i = 0; i < model_.dof(); ++i) {
+        if (!(ws_.m_hat[i] > 0)) {
+          throw RunError(
+              "at t = " + format_time(t) + ": the inertia matrix is not positive definite (pivot " +
+              std::to_string(i + 1) + " of its U D U^T factors is " + format_time(ws_.m_hat[i]) +
+              "); the robot file's inertia_checks: warn accepted links that no rigid "
+              "body has");
+        }
+      }
+    }
     switch (quantity_) {
       case Quantity::torques:
         csv_.row(t, inverse_dynamics(model_, ws_, q, qd, qdd));
@@ -98,6 +119,14 @@ class SampleWriter {
   Workspace<double> ws_;
   Quantity quantity_;
   CsvWriter& csv_;
+  bool check_positive_definite_;
+
+  static std::string format_time(double x) {
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
+    (void)ec;
+    return std::string(text, end);
+  }
 };
 
 // Standard output, or the -o file opened only once the input has been accepted.
@@ -122,7 +151,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   std::unique_ptr<std::ofstream> file;
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, csv);
+  SampleWriter writer(robot.model, options.quantity, csv, robot.check_positive_definite);
   VecX<double> state(3 * n);
   for (long k = 0; k < traj.samples; ++k) {
     const double t = traj.sample_time(k);
@@ -150,7 +179,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   std::unique_ptr<std::ofstream> file;
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, csv);
+  SampleWriter writer(robot.model, options.quantity, csv, robot.check_positive_definite);
   VecX<double> row(1 + 3 * n);
   while (reader.next_row(row)) {
     writer.write(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));

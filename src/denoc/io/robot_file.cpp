@@ -13,6 +13,7 @@
 #include <Eigen/Geometry>
 
 #include "denoc/io/errors.hpp"
+#include "denoc/io/inertia_check.hpp"
 #include "denoc/io/urdf.hpp"
 
 namespace denoc {
@@ -102,7 +103,15 @@ class Reader {
   std::string path_;
 };
 
-Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const std::string& key) {
+// With inertia_checks: warn (spec §10), what no rigid body can be but a published set has is
+// collected in `accepted` instead of failing; negative and non-finite values still fail.
+struct InertiaChecks {
+  bool warn = false;
+  std::vector<std::string> accepted;  // this link's problems, joined into one warning line
+};
+
+Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const std::string& key,
+                          InertiaChecks& checks) {
   if (!node.IsMap()) reader.fail(key, node, "expected a map {xx, yy, zz, xy, xz, yz}");
   reader.check_keys(node, key, {"xx", "yy", "zz", "xy", "xz", "yz"});
   auto entry = [&](const char* name) {
@@ -112,22 +121,18 @@ Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const st
   I << entry("xx"), entry("xy"), entry("xz"),  //
       entry("xy"), entry("yy"), entry("yz"),   //
       entry("xz"), entry("yz"), entry("zz");
-  // A rigid body's principal moments are non-negative and obey the triangle inequality.
-  const Vec3<double> moments = Eigen::SelfAdjointEigenSolver<Mat3<double>>(I).eigenvalues();
-  const double tolerance = 1e-12 * std::max(1.0, moments.cwiseAbs().maxCoeff());
-  std::ostringstream shown;
-  shown << moments[0] << ", " << moments[1] << ", " << moments[2];
-  if (moments[0] < -tolerance) {
-    reader.fail(key, node, "not positive semi-definite (principal moments " + shown.str() + ")");
-  }
-  if (moments[0] + moments[1] < moments[2] - tolerance) {
-    reader.fail(key, node, "principal moments " + shown.str() + " violate the triangle inequality");
+  const InertiaProblem problem = inertia_problem(I);
+  if (problem.kind == InertiaProblem::triangle && checks.warn) {
+    checks.accepted.push_back(key + ": " + problem.what + " (line " +
+                              std::to_string(node.Mark().line + 1) + ")");
+  } else if (problem.kind != InertiaProblem::none) {
+    reader.fail(key, node, problem.what);
   }
   return I;
 }
 
 DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std::string& key,
-                         double angle_scale, std::string& name) {
+                         double angle_scale, std::string& name, InertiaChecks& checks) {
   if (!node.IsMap()) reader.fail(key, node, "expected a map with joint, a, b, alpha, theta, ...");
   reader.check_keys(node, key,
                     {"name", "joint", "a", "b", "d", "alpha", "theta", "mass", "com", "inertia"});
@@ -147,9 +152,15 @@ DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std
   link.theta = optional("theta", angle_scale);
   if (!node["mass"]) reader.fail_missing(key + ".mass", node, "expected the link's mass in kg");
   link.mass = reader.number(node["mass"], key + ".mass");
-  if (!(link.mass > 0)) reader.fail(key + ".mass", node["mass"], "must be positive");
+  if (checks.warn && link.mass == 0) {
+    checks.accepted.push_back(key + ".mass: 0 (line " +
+                              std::to_string(node["mass"].Mark().line + 1) + ")");
+  } else if (!(link.mass > 0)) {
+    reader.fail(key + ".mass", node["mass"],
+                checks.warn ? "must not be negative" : "must be positive");
+  }
   if (node["com"]) link.com = reader.vector(node["com"], key + ".com", 3);
-  link.inertia = node["inertia"] ? read_inertia(reader, node["inertia"], key + ".inertia")
+  link.inertia = node["inertia"] ? read_inertia(reader, node["inertia"], key + ".inertia", checks)
                                  : Mat3<double>::Zero();
   return link;
 }
@@ -227,9 +238,9 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path) {
   }
   const Reader reader(path);
   if (!root.IsMap()) throw InputError(path + ": expected a YAML map with a `links` list");
-  reader.check_keys(
-      root, "",
-      {"name", "source", "dh", "angle_unit", "gravity", "links", "initial", "trajectory", "base"});
+  reader.check_keys(root, "",
+                    {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
+                     "trajectory", "base", "inertia_checks"});
   RobotFile robot;
   robot.path = path;
   if (root["name"]) robot.name = reader.text(root["name"], "name");
@@ -249,11 +260,25 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path) {
   if (!links.IsSequence() || links.size() == 0) {
     reader.fail("links", links, "expected a non-empty list of links, base to tip");
   }
+  // inertia_checks: strict (default) | warn (spec §10, published parameter sets).
+  InertiaChecks checks;
+  if (root["inertia_checks"]) {
+    checks.warn =
+        reader.choice(root["inertia_checks"], "inertia_checks", {"strict", "warn"}) == "warn";
+  }
   for (std::size_t i = 0; i < links.size(); ++i) {
     std::string name;
-    robot.dh.push_back(
-        read_link(reader, links[i], "links[" + std::to_string(i) + "]", robot.angle_scale, name));
+    checks.accepted.clear();
+    robot.dh.push_back(read_link(reader, links[i], "links[" + std::to_string(i) + "]",
+                                 robot.angle_scale, name, checks));
     robot.link_names.push_back(name);
+    if (!checks.accepted.empty()) {
+      std::string line = path + ": accepted by inertia_checks: warn, no rigid body has ";
+      for (std::size_t k = 0; k < checks.accepted.size(); ++k)
+        line += (k ? "; " : "") + checks.accepted[k];
+      robot.warnings.push_back(line);
+      robot.check_positive_definite = true;
+    }
   }
   if (root["base"]) robot.base = read_base(reader, root["base"], robot.angle_scale);
   robot.model = Model<double>(
