@@ -337,4 +337,23 @@ TEST_F(RidimCli, InertiaChecksWarnFailsAtRunTimeWhenTheMassMatrixIsSingular) {
   EXPECT_EQ(slurp(dir_ / "out.csv"), "t,tau1,tau2,tau3\n");
 }
 
+TEST_F(RidimCli, DescribeSaysWhatWasUnderstood) {
+  Result r = ridim("'" + kStanford + "' --describe");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* part :
+       {"robot: Stanford arm\n", "(robot YAML, standard DH)", "joints: 6 (5 revolute, 1 prismatic)",
+        "total mass: 21.1 kg", "DH table, standard (as given", "warnings: none",
+        // joint 1 turns about the base z axis; joint 2 about base y (alpha_1 = -90 deg)
+        "1   column           revolute   [0, 0, 1]", "2   shoulder         revolute   [0, 1, 0]"}) {
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  }
+  write("arm.urdf", kTwoEnds);
+  r = ridim("arm.urdf --tip hand --describe");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* part : {"(URDF)", "j2 -> hand", "total mass: 3 kg", "DH table, standard (fitted",
+                           "DH table, modified (fitted", "left out 1 branch(es)"}) {
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  }
+}
+
 }  // namespace

@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
   app.add_option("--base", options.base_link,
                  "URDF robot file: the link the chain starts from (default: the root link)")
       ->option_text("LINK");
+  app.add_flag("--describe", options.describe,
+               "Print what was understood of the robot file (chain, axes, masses, centres, DH\n"
+               "table, warnings) and compute nothing");
   app.add_option("--export", options.export_path,
                  "Write the model as loaded to FILE and compute nothing: a robot YAML (.yaml,\n"
                  "DH table with com and inertia re-expressed) or a URDF (.urdf)")

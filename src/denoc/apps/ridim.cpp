@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "denoc/io/csv.hpp"
+#include "denoc/io/describe.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
 #include "denoc/io/robot_file.hpp"
@@ -193,6 +194,7 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
   const RobotFile robot = load_robot_file(options.robot, {options.base_link, options.tip_link});
   for (const std::string& warning : robot.warnings)
     std::cerr << "ridim: warning: " << warning << '\n';
+  if (options.describe) describe_robot(standard_output, robot);
   if (!options.export_path.empty()) {
     std::optional<DhConvention> convention;
     if (options.export_dh == "standard") convention = DhConvention::standard;
@@ -202,6 +204,7 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
     return;
   }
   if (!options.export_dh.empty()) throw InputError("--dh: applies only with --export");
+  if (options.describe) return;
   if (options.trajectory.empty()) {
     run_generated(robot, options, standard_output);
   } else {

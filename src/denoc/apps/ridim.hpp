@@ -20,6 +20,7 @@ struct RidimOptions {
   // (README, "Export"); export_dh empty = the robot file's own convention (standard for URDF).
   std::string export_path;
   std::string export_dh;
+  bool describe = false;  // --describe: print what was understood of the robot file (README)
 };
 
 // The names accepted by --quantity, and the Quantity each selects.
