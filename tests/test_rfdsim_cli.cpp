@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <regex>
 
 #include "cli_support.hpp"
@@ -317,6 +318,54 @@ TEST_F(RfdsimCli, UrdfRobotFileWithTip) {
   // acceleration is -g sin(q) / l.
   const std::vector<double> first = cli::numbers_of(lines[1]);
   EXPECT_NEAR(first[3], -9.81 * std::sin(0.5), 1e-12);
+}
+
+// The robot library: every file in robots/ (YAML and URDF) loads and runs a few samples through
+// both apps (ridim's every quantity on a trajectory CSV, rfdsim a short free fall). A file that
+// does not load fails here.
+TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(DENOC_ROBOTS_DIR)) {
+    const std::string path = entry.path().string();
+    SCOPED_TRACE(path);
+    const denoc::RobotFile robot = denoc::load_robot_file(path);
+    const int n = robot.dof();
+    ASSERT_GT(n, 0);
+    std::string csv = "t";
+    for (const char* part : {"q", "qd", "qdd"}) {
+      for (int i = 1; i <= n; ++i)
+        csv += "," + std::string(part) + std::to_string(i);
+    }
+    csv += '\n';
+    for (int k = 0; k < 3; ++k) {
+      csv += std::to_string(0.1 * k);
+      for (int i = 0; i < 3 * n; ++i)
+        csv += "," + std::to_string(std::sin(1.3 * k + 0.7 * i));
+      csv += '\n';
+    }
+    write("traj.csv", csv);
+    for (const char* quantity :
+         {"torques", "mass-matrix", "inverse-mass-matrix", "bias", "gravity"}) {
+      const Result r = ridim("'" + path + "' traj.csv --quantity " + quantity);
+      ASSERT_EQ(r.status, 0) << quantity << ": " << r.err;
+      const std::vector<std::string> lines = lines_of(r.out);
+      ASSERT_EQ(lines.size(), 4u) << quantity;
+      for (std::size_t k = 1; k < lines.size(); ++k) {
+        for (double x : numbers_of(lines[k]))
+          EXPECT_TRUE(std::isfinite(x)) << quantity << ": " << lines[k];
+      }
+    }
+    const Result sim = rfdsim("'" + path + "' --free-fall --t-end 0.05 --dt 0.01");
+    ASSERT_EQ(sim.status, 0) << sim.err;
+    const auto rows = rows_of(sim.out);
+    ASSERT_EQ(rows.size(), 6u);
+    // Released from rest, the arm loses potential energy as fast as it gains kinetic energy.
+    const double e0 = rows.front()[4 * n + 1] + rows.front()[4 * n + 2];
+    const double e1 = rows.back()[4 * n + 1] + rows.back()[4 * n + 2];
+    EXPECT_NEAR(e1, e0, 1e-6 * (1 + std::abs(rows.front()[4 * n + 2])));
+    ++count;
+  }
+  EXPECT_GE(count, 8);  // stanford, planar3, puma560, puma560_akb, ur5, panda (2), iiwa14
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "denoc/io/describe.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -71,8 +72,14 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
     out << "base placement of the DH frame 0: " << v3(robot.base->p) << ", rpy "
         << v3(180 / M_PI * rpy_of(robot.base->R)) << " deg\n";
   }
+  std::size_t width = 16;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    std::size_t w = i < robot.link_names.size() ? robot.link_names[i].size() : 0;
+    if (i < robot.joint_names.size()) w += robot.joint_names[i].size() + 4;
+    width = std::max(width, w);
+  }
   out << "\nchain, base to tip, at q = 0 (axes, points and mass centres in the base frame):\n  "
-      << padded("i", 3) << padded("name", 16) << padded("type", 10) << padded("axis", 30)
+      << padded("i", 3) << padded("name", width) << padded("type", 10) << padded("axis", 30)
       << padded("through", 30) << padded("mass kg", 10) << "mass centre\n";
   Transform<double> at;
   double total = 0;
@@ -85,7 +92,7 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
     const Vec3<double> c = at * l.com;
     total += l.mass;
     moment += l.mass * c;
-    out << "  " << padded(std::to_string(i + 1), 3) << padded(name.empty() ? "-" : name, 16)
+    out << "  " << padded(std::to_string(i + 1), 3) << padded(name.empty() ? "-" : name, width)
         << padded(l.type == JointType::revolute ? "revolute" : "prismatic", 10)
         << padded(v3(at.R.col(2)), 30) << padded(v3(at.p), 30) << padded(g(l.mass), 10)
         << (l.mass > 0 ? v3(c) : std::string("-")) << '\n';
