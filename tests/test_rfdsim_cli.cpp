@@ -368,4 +368,21 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
   EXPECT_GE(count, 8);  // stanford, planar3, puma560, puma560_akb, ur5, panda (2), iiwa14
 }
 
+// inertia_checks: warn (spec §10): a state at which the inertia matrix is not positive definite
+// stops the simulation with exit 1 and a message saying so.
+TEST_F(RfdsimCli, InertiaChecksWarnFailsWhenTheMassMatrixIsSingular) {
+  std::string text = cli::slurp(kPlanar);
+  text.replace(text.find("dh: standard"), 12, "dh: standard\ninertia_checks: warn");
+  text.replace(text.find("    mass: 2\n"), 11, "    mass: 0\n");
+  text.replace(text.find("inertia: {yy: 0.006666666666666667, zz: 0.006666666666666667}"), 62,
+               "inertia: {}");
+  write("singular.yaml", text);
+  const Result r = rfdsim("singular.yaml --free-fall --t-end 0.1");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("rfdsim: warning: singular.yaml: accepted by inertia_checks: warn"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("the inertia matrix is not positive definite"), std::string::npos) << r.err;
+}
+
 }  // namespace
