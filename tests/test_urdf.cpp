@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "denoc/io/errors.hpp"
+#include "denoc/io/export.hpp"
 #include "denoc/io/urdf.hpp"
 #include "dynamics_compare.hpp"
 
@@ -221,6 +223,11 @@ TEST(Urdf, SameDynamicsAsTheHandBuiltChain) {
   EXPECT_EQ(robot.urdf_joint_dynamics[2].damping, 0.5);
   EXPECT_EQ(robot.urdf_joint_dynamics[2].friction, 0.25);
   EXPECT_EQ(robot.urdf_joint_dynamics[0].damping, 0.0);
+  // ... and written, ready to enable, when the chain is exported to a robot YAML.
+  std::ostringstream yaml;
+  denoc::write_robot_yaml(yaml, robot, denoc::DhConvention::modified);
+  EXPECT_NE(yaml.str().find("    # drive: {G: 1, B: 0.5, Tc: 0.25}"), std::string::npos)
+      << yaml.str();
 }
 
 TEST(Urdf, BaseAndTipChooseTheChain) {

@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -209,6 +211,8 @@ DhFit fit_dh(const Model<double>& model, DhConvention convention) {
 
 namespace {
 
+const double kDegrees = 180 / M_PI;
+
 std::string num(double x) {
   if (x == 0) return "0";  // also -0
   char text[32];
@@ -251,6 +255,36 @@ std::string xml_escaped(const std::string& s) {
     }
   }
   return out;
+}
+
+// The fitted table carries the rounding noise of its products (89.99999999999999 deg, 1e-18
+// products of inertia); for a file people read, a value is replaced by the one with 12
+// significant digits when they differ by at most 1e-15 relative (angles in degrees: 1e-13),
+// and entries below 1e-15 of their vector's or tensor's size by 0. The dynamics move by less
+// than the 1e-12 that the round-trip tests allow.
+double tidy(double x, double scale, double relative = 1e-15) {
+  if (std::abs(x) <= relative * scale) return 0;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.12g", x);
+  const double shorter = std::strtod(text, nullptr);
+  return std::abs(shorter - x) <= relative * std::max(1.0, std::abs(x)) ? shorter : x;
+}
+
+DhLink<double> tidied(DhLink<double> r) {
+  const double length = std::max({1.0, std::abs(r.a), std::abs(r.b)});
+  r.a = tidy(r.a, length);
+  r.b = tidy(r.b, length);
+  r.alpha = tidy(r.alpha * kDegrees, 1, 1e-13) / kDegrees;
+  r.theta = tidy(r.theta * kDegrees, 1, 1e-13) / kDegrees;
+  const double com_scale = std::max(1.0, r.com.cwiseAbs().maxCoeff());
+  for (int k = 0; k < 3; ++k)
+    r.com[k] = tidy(r.com[k], com_scale);
+  const double inertia_scale = r.inertia.cwiseAbs().maxCoeff();
+  for (int a = 0; a < 3; ++a) {
+    for (int b = a; b < 3; ++b)
+      r.inertia(a, b) = r.inertia(b, a) = tidy(r.inertia(a, b), inertia_scale);
+  }
+  return r;
 }
 
 bool needs_warn_checks(const RobotFile& robot) {
@@ -296,7 +330,7 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
   }
   out << "links:\n";
   for (std::size_t i = 0; i < fit.rows.size(); ++i) {
-    const DhLink<double>& r = fit.rows[i];
+    const DhLink<double> r = tidied(fit.rows[i]);
     const std::string& link_name = i < robot.link_names.size() ? robot.link_names[i] : "";
     out << "  - ";
     if (!link_name.empty()) out << "name: " << quoted(link_name) << "\n    ";
@@ -307,6 +341,14 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
         << "\n    inertia: {xx: " << num(r.inertia(0, 0)) << ", yy: " << num(r.inertia(1, 1))
         << ", zz: " << num(r.inertia(2, 2)) << ", xy: " << num(r.inertia(0, 1))
         << ", xz: " << num(r.inertia(0, 2)) << ", yz: " << num(r.inertia(1, 2)) << "}\n";
+    // Spec §8: URDF damping and friction are a drive's B and Tc with G = 1. Robot files take no
+    // drive block yet, so it is written ready to enable.
+    if (i < robot.urdf_joint_dynamics.size() &&
+        (robot.urdf_joint_dynamics[i].damping != 0 || robot.urdf_joint_dynamics[i].friction != 0)) {
+      out << "    # drive: {G: 1, B: " << num(robot.urdf_joint_dynamics[i].damping)
+          << ", Tc: " << num(robot.urdf_joint_dynamics[i].friction)
+          << "}   # the URDF's <dynamics damping friction>\n";
+    }
   }
   if (robot.initial_q || robot.initial_qd) {
     out << "initial:\n";
