@@ -259,7 +259,7 @@ std::string xml_escaped(const std::string& s) {
 
 // The fitted table carries the rounding noise of its products (89.99999999999999 deg, 1e-18
 // products of inertia); for a file people read, a value is replaced by the one with 12
-// significant digits when they differ by at most 1e-15 relative (angles in degrees: 1e-13),
+// significant digits when they differ by at most 1e-15 relative,
 // and entries below 1e-15 of their vector's or tensor's size by 0. The dynamics move by less
 // than the 1e-12 that the round-trip tests allow.
 double tidy(double x, double scale, double relative = 1e-15) {
@@ -274,8 +274,8 @@ DhLink<double> tidied(DhLink<double> r) {
   const double length = std::max({1.0, std::abs(r.a), std::abs(r.b)});
   r.a = tidy(r.a, length);
   r.b = tidy(r.b, length);
-  r.alpha = tidy(r.alpha * kDegrees, 1, 1e-13) / kDegrees;
-  r.theta = tidy(r.theta * kDegrees, 1, 1e-13) / kDegrees;
+  r.alpha = tidy(r.alpha * kDegrees, 1) / kDegrees;
+  r.theta = tidy(r.theta * kDegrees, 1) / kDegrees;
   const double com_scale = std::max(1.0, r.com.cwiseAbs().maxCoeff());
   for (int k = 0; k < 3; ++k)
     r.com[k] = tidy(r.com[k], com_scale);
