@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <regex>
 
 #include "cli_support.hpp"
@@ -316,6 +317,94 @@ TEST_F(RfdsimCli, BadInputExitsWithTwoAndKeepsTheOutputFile) {
   const Result help = rfdsim("--help");
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("--algorithm"), std::string::npos);
+}
+
+TEST_F(RfdsimCli, UrdfRobotFileWithTip) {
+  write("pendulum.urdf", R"(<robot name="pendulum">
+  <link name="base"/>
+  <joint name="swing" type="continuous"><parent link="base"/><child link="bob"/>
+    <axis xyz="0 1 0"/></joint>
+  <link name="bob"><inertial><origin xyz="0 0 -1"/><mass value="1"/>
+    <inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="marker" type="fixed"><parent link="bob"/><child link="tip"/></joint>
+  <link name="tip"/>
+</robot>
+)");
+  const Result r =
+      run(DENOC_RFDSIM_EXE, "pendulum.urdf --free-fall --t-end 0.1 --q0 0.5 --tip tip");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const std::vector<std::string> lines = cli::lines_of(r.out);
+  ASSERT_EQ(lines.size(), 12u);
+  // A point pendulum of length 1 released at 0.5 rad about +y (the bob at -z): the angular
+  // acceleration is -g sin(q) / l.
+  const std::vector<double> first = cli::numbers_of(lines[1]);
+  EXPECT_NEAR(first[3], -9.81 * std::sin(0.5), 1e-12);
+}
+
+// The robot library: every file in robots/ (YAML and URDF) loads and runs a few samples through
+// both apps (ridim's every quantity on a trajectory CSV, rfdsim a short free fall). A file that
+// does not load fails here.
+TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(DENOC_ROBOTS_DIR)) {
+    const std::string path = entry.path().string();
+    SCOPED_TRACE(path);
+    const denoc::RobotFile robot = denoc::load_robot_file(path);
+    const int n = robot.dof();
+    ASSERT_GT(n, 0);
+    std::string csv = "t";
+    for (const char* part : {"q", "qd", "qdd"}) {
+      for (int i = 1; i <= n; ++i)
+        csv += "," + std::string(part) + std::to_string(i);
+    }
+    csv += '\n';
+    for (int k = 0; k < 3; ++k) {
+      csv += std::to_string(0.1 * k);
+      for (int i = 0; i < 3 * n; ++i)
+        csv += "," + std::to_string(std::sin(1.3 * k + 0.7 * i));
+      csv += '\n';
+    }
+    write("traj.csv", csv);
+    for (const char* quantity :
+         {"torques", "mass-matrix", "inverse-mass-matrix", "bias", "gravity"}) {
+      const Result r = ridim("'" + path + "' traj.csv --quantity " + quantity);
+      ASSERT_EQ(r.status, 0) << quantity << ": " << r.err;
+      const std::vector<std::string> lines = lines_of(r.out);
+      ASSERT_EQ(lines.size(), 4u) << quantity;
+      for (std::size_t k = 1; k < lines.size(); ++k) {
+        for (double x : numbers_of(lines[k]))
+          EXPECT_TRUE(std::isfinite(x)) << quantity << ": " << lines[k];
+      }
+    }
+    const Result sim = rfdsim("'" + path + "' --free-fall --t-end 0.05 --dt 0.01");
+    ASSERT_EQ(sim.status, 0) << sim.err;
+    const auto rows = rows_of(sim.out);
+    ASSERT_EQ(rows.size(), 6u);
+    // Released from rest, the arm loses potential energy as fast as it gains kinetic energy.
+    const double e0 = rows.front()[4 * n + 1] + rows.front()[4 * n + 2];
+    const double e1 = rows.back()[4 * n + 1] + rows.back()[4 * n + 2];
+    EXPECT_NEAR(e1, e0, 1e-6 * (1 + std::abs(rows.front()[4 * n + 2])));
+    ++count;
+  }
+  EXPECT_GE(count, 8);  // stanford, planar3, puma560, puma560_akb, ur5, panda (2), iiwa14
+}
+
+// inertia_checks: warn (spec §10): a state at which the inertia matrix is not positive definite
+// stops the simulation with exit 1 and a message saying so.
+TEST_F(RfdsimCli, InertiaChecksWarnFailsWhenTheMassMatrixIsSingular) {
+  std::string text = cli::slurp(kPlanar);
+  text.replace(text.find("dh: standard"), 12, "dh: standard\ninertia_checks: warn");
+  text.replace(text.find("    mass: 2\n"), 11, "    mass: 0\n");
+  text.replace(text.find("inertia: {yy: 0.006666666666666667, zz: 0.006666666666666667}"), 62,
+               "inertia: {}");
+  write("singular.yaml", text);
+  const Result r = rfdsim("singular.yaml --free-fall --t-end 0.1");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("rfdsim: warning: singular.yaml: accepted by inertia_checks: warn"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("the inertia matrix is not positive definite"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -29,6 +29,12 @@ class RidimCli : public cli::CliTest {
 const std::string kStanford = std::string(DENOC_ROBOTS_DIR) + "/stanford.yaml";
 const std::string kPlanar = std::string(DENOC_ROBOTS_DIR) + "/planar3.yaml";
 
+// The file named by "--export FILE ...".
+std::string fields_of_args(const std::string& args) {
+  const std::size_t start = args.find(' ') + 1;
+  return args.substr(start, args.find(' ', start) - start);
+}
+
 // A random trajectory CSV for an n-joint robot, with rows written at full precision.
 std::string random_trajectory(int n, int rows, std::vector<denoc::VecX<double>>& states) {
   std::mt19937 rng(7);
@@ -316,6 +322,163 @@ TEST_F(RidimCli, UsageErrorsExitWithTwo) {
   const Result help = ridim("--help");
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("--quantity"), std::string::npos);
+}
+
+// A URDF with two chain ends: the arm (to "hand") and a sensor on a moving joint off link a.
+const char* const kTwoEnds = R"(<robot name="two ends">
+  <link name="base"/>
+  <joint name="j1" type="continuous"><parent link="base"/><child link="a"/>
+    <origin xyz="0 0 0.3" rpy="0 0 0"/><axis xyz="0 0 1"/></joint>
+  <link name="a"><inertial><origin xyz="0.1 0 0"/><mass value="2"/>
+    <inertia ixx="0.01" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j2" type="revolute"><parent link="a"/><child link="hand"/>
+    <origin xyz="0.4 0 0" rpy="1.5707963267948966 0 0"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <link name="hand"><inertial><origin xyz="0.2 0 0"/><mass value="1"/>
+    <inertia ixx="0.001" iyy="0.003" izz="0.003" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="pan" type="revolute"><parent link="a"/><child link="camera"/>
+    <axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <link name="camera"/>
+</robot>
+)";
+
+TEST_F(RidimCli, UrdfRobotFileWithBaseAndTip) {
+  write("arm.urdf", kTwoEnds);
+  Result r = ridim("arm.urdf -");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("arm.urdf: the tree below link 'base' has 2 leaves that end chains"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--tip"), std::string::npos) << r.err;
+
+  std::vector<denoc::VecX<double>> states;
+  const std::string csv = random_trajectory(2, 5, states);
+  r = ridim("arm.urdf - --tip hand", csv);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("ridim: warning: arm.urdf: left out 1 branch(es)"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(": pan"), std::string::npos) << r.err;
+  const denoc::RobotFile robot = denoc::load_robot_file((dir_ / "arm.urdf").string(), {"", "hand"});
+  denoc::Workspace<double> ws(robot.model);
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0], "t,tau1,tau2");
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const denoc::VecX<double>& s = states[k];
+    const denoc::VecX<double> tau =
+        denoc::inverse_dynamics(robot.model, ws, s.segment(0, 2), s.segment(2, 2), s.segment(4, 2));
+    const std::vector<double> row = numbers_of(lines[k + 1]);
+    ASSERT_EQ(row.size(), 3u);
+    EXPECT_EQ(row[1], tau[0]);
+    EXPECT_EQ(row[2], tau[1]);
+  }
+  // The chain base -> camera is j1 and pan; --base moves the base frame up the tree.
+  r = ridim("arm.urdf - --tip camera --quantity gravity",
+            "t,q1,q2,qd1,qd2,qdd1,qdd2\n0,0,0,0,0,0,0\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = ridim("arm.urdf - --base a --tip hand --quantity mass-matrix", "t,q1,qd1,qdd1\n0,0.5,0,0\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 2u);
+  r = ridim("arm.urdf - --tip nowhere");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("arm.urdf: --tip nowhere: no link of that name"), std::string::npos)
+      << r.err;
+  r = ridim("'" + kPlanar + "' --tip hand");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--base and --tip choose the chain of a URDF"), std::string::npos) << r.err;
+}
+
+// ridim --export: the Stanford arm written in modified DH and as URDF, read back by ridim,
+// gives the same torques (1e-12 relative) along the same trajectory.
+TEST_F(RidimCli, ExportReadsBackWithTheSameTorques) {
+  std::vector<denoc::VecX<double>> states;
+  const std::string csv = random_trajectory(6, 20, states);
+  const Result reference = ridim("'" + kStanford + "' -", csv);
+  ASSERT_EQ(reference.status, 0) << reference.err;
+  const std::vector<std::string> expected = lines_of(reference.out);
+  for (const std::string& args :
+       {std::string("--export mod.yaml --dh modified"), std::string("--export std.yaml"),
+        std::string("--export arm.urdf")}) {
+    Result r = ridim("'" + kStanford + "' " + args);
+    ASSERT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.out, "");
+    const std::string file = fields_of_args(args);
+    r = ridim(file + " -", csv);
+    ASSERT_EQ(r.status, 0) << file << ": " << r.err;
+    const std::vector<std::string> got = lines_of(r.out);
+    ASSERT_EQ(got.size(), expected.size());
+    double worst = 0;
+    for (std::size_t k = 1; k < got.size(); ++k) {
+      const std::vector<double> a = numbers_of(expected[k]), b = numbers_of(got[k]);
+      double scale = 0;
+      for (std::size_t j = 1; j < a.size(); ++j)
+        scale = std::max(scale, std::abs(a[j]));
+      for (std::size_t j = 1; j < a.size(); ++j)
+        worst = std::max(worst, std::abs(a[j] - b[j]) / scale);
+    }
+    EXPECT_LT(worst, 1e-12) << file;
+  }
+  EXPECT_NE(slurp(dir_ / "mod.yaml").find("dh: modified"), std::string::npos);
+  // The URDF has no gravity, initial state or trajectory: said on standard error.
+  Result r = ridim("'" + kStanford + "' --export arm.urdf");
+  EXPECT_NE(r.err.find("ridim: warning: arm.urdf: URDF has no initial state or trajectory"),
+            std::string::npos)
+      << r.err;
+  r = ridim("'" + kStanford + "' --export arm.txt");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("must end in .yaml, .yml or .urdf"), std::string::npos) << r.err;
+  r = ridim("'" + kStanford + "' --export arm.urdf --dh modified");
+  EXPECT_EQ(r.status, 2);
+  r = ridim("'" + kStanford + "' --dh modified");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--dh: applies only with --export"), std::string::npos) << r.err;
+}
+
+// inertia_checks: warn: warnings on standard error, and exit 1 with the rows so far kept when
+// the inertia matrix stops being positive definite (spec §10).
+TEST_F(RidimCli, InertiaChecksWarnFailsAtRunTimeWhenTheMassMatrixIsSingular) {
+  std::string text = slurp(kPlanar);
+  text.replace(text.find("dh: standard"), 12, "dh: standard\ninertia_checks: warn");
+  text.replace(text.find("inertia: {yy: 0.0225, zz: 0.0225}"), 33,
+               "inertia: {zz: 0.0225, yy: 0.1}");
+  write("warned.yaml", text);
+  Result r = ridim("warned.yaml --quantity gravity");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("ridim: warning: warned.yaml: accepted by inertia_checks: warn, no rigid "
+                       "body has links[1].inertia: principal moments"),
+            std::string::npos)
+      << r.err;
+  // The hand massless and without inertia: M is singular at every state.
+  text.replace(text.find("    mass: 2\n"), 11, "    mass: 0\n");
+  text.replace(text.find("inertia: {yy: 0.006666666666666667, zz: 0.006666666666666667}"), 62,
+               "inertia: {}");
+  write("singular.yaml", text);
+  r = ridim("singular.yaml -o out.csv");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("at t = 0: the inertia matrix is not positive definite"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(lines_of(r.err).size(), 3u) << r.err;  // two warnings, one failure
+  EXPECT_EQ(slurp(dir_ / "out.csv"), "t,tau1,tau2,tau3\n");
+}
+
+TEST_F(RidimCli, DescribeSaysWhatWasUnderstood) {
+  Result r = ridim("'" + kStanford + "' --describe");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* part :
+       {"robot: Stanford arm\n", "(robot YAML, standard DH)", "joints: 6 (5 revolute, 1 prismatic)",
+        "total mass: 21.1 kg", "DH table, standard (as given", "warnings: none",
+        // joint 1 turns about the base z axis; joint 2 about base y (alpha_1 = -90 deg)
+        "1   column           revolute   [0, 0, 1]", "2   shoulder         revolute   [0, 1, 0]"}) {
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  }
+  write("arm.urdf", kTwoEnds);
+  r = ridim("arm.urdf --tip hand --describe");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* part : {"(URDF)", "j2 -> hand", "total mass: 3 kg", "DH table, standard (fitted",
+                           "DH table, modified (fitted", "left out 1 branch(es)"}) {
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  }
 }
 
 }  // namespace

@@ -141,4 +141,40 @@ TEST(RobotFile, MissingFileIsInputError) {
   EXPECT_THROW(denoc::load_robot_file("/nonexistent/robot.yaml"), denoc::InputError);
 }
 
+// inertia_checks: warn (spec §10): a link of mass 0 and one whose principal moments break the
+// triangle inequality are accepted, with one warning line per link naming the file and keys;
+// negative values stay errors, and the default stays strict.
+TEST(RobotFile, InertiaChecksWarnAcceptsPublishedSets) {
+  std::string text = replaced(kTwoLinks, "    mass: 2\n", "    mass: 0\n");
+  text = replaced(text, "inertia: {xx: 0.01, yy: 0.04, zz: 0.04, xy: 0.001}",
+                  "inertia: {xx: 0.01, yy: 0.04, zz: 0.1}");
+  EXPECT_NE(error_of(text).find("arm.yaml: links[0].mass: must be positive"), std::string::npos);
+  const std::string warn = replaced(text, "dh: standard\n", "dh: standard\ninertia_checks: warn\n");
+  const denoc::RobotFile robot = denoc::parse_robot_file(warn, "arm.yaml");
+  ASSERT_EQ(robot.warnings.size(), 1u);
+  const std::string& w = robot.warnings[0];
+  EXPECT_NE(w.find("arm.yaml: accepted by inertia_checks: warn"), std::string::npos) << w;
+  EXPECT_NE(w.find("links[0].mass: 0 (line 11)"), std::string::npos) << w;
+  EXPECT_NE(w.find("links[0].inertia: principal moments 0.01, 0.04, 0.1 violate the triangle"),
+            std::string::npos)
+      << w;
+  EXPECT_TRUE(robot.check_positive_definite);
+  EXPECT_EQ(robot.model.links()[0].mass, 0.0);
+  // A sound file with the key set has no warnings and no run-time check.
+  const denoc::RobotFile sound = denoc::parse_robot_file(
+      replaced(kTwoLinks, "dh: standard\n", "dh: standard\ninertia_checks: warn\n"), "arm.yaml");
+  EXPECT_TRUE(sound.warnings.empty());
+  EXPECT_FALSE(sound.check_positive_definite);
+  // Still errors: a negative mass, a tensor that is not positive semi-definite, a bad value.
+  EXPECT_NE(error_of(replaced(warn, "    mass: 0\n", "    mass: -1\n"))
+                .find("links[0].mass: must not be negative"),
+            std::string::npos);
+  EXPECT_NE(error_of(replaced(warn, "zz: 0.1}", "zz: 0.1, xy: 0.5}"))
+                .find("links[0].inertia: not positive semi-definite"),
+            std::string::npos);
+  EXPECT_NE(error_of(replaced(warn, "inertia_checks: warn", "inertia_checks: loose"))
+                .find("inertia_checks: expected strict or warn"),
+            std::string::npos);
+}
+
 }  // namespace

@@ -35,13 +35,21 @@ int main(int argc, char** argv) {
       "Output: CSV t,q1..qn,qd1..qdn,qdd1..qddn,tau1..taun,kinetic,potential,work,dissipated\n"
       "in SI units at\n"
       "t = 0, dt, 2 dt, ..., t-end, to standard output unless -o is given."};
-  app.add_option("robot", options.robot, "Robot file (YAML, see robots/stanford.yaml)")->required();
+  app.add_option("robot", options.robot,
+                 "Robot file: YAML (see robots/stanford.yaml) or URDF (*.urdf)")
+      ->required();
   auto* free_fall =
       app.add_flag("--free-fall", options.free_fall, "No joint forces: motion under gravity alone");
   auto* torques = app.add_option("--torques", options.torques,
                                  "Joint forces t,tau1..taun (CSV, SI units; - reads standard "
                                  "input), linear between samples, held after the last");
   free_fall->excludes(torques);
+  app.add_option("--base", options.base_link,
+                 "URDF robot file: the link the chain starts from (default: the root link)")
+      ->option_text("LINK");
+  app.add_option("--tip", options.tip_link,
+                 "URDF robot file: the link the chain ends at (default: the only leaf)")
+      ->option_text("LINK");
   app.add_option("--t-end", options.t_end, "Simulated time, s")->default_val(options.t_end);
   app.add_option("--dt", options.dt, "Time between output rows, s")->default_val(options.dt);
   app.add_option("--q0", q0, "Initial joint positions, rad or m (default: the robot file's)")

@@ -27,11 +27,30 @@ int main(int argc, char** argv) {
       "ridim: joint forces (or the inertia matrix, its inverse, the bias or the gravity vector)\n"
       "along a trajectory, by the DeNOC inverse dynamics of Saha (1999).\n"
       "Output: CSV with a header line, SI units, to standard output unless -o is given."};
-  app.add_option("robot", options.robot, "Robot file (YAML, see robots/stanford.yaml)")->required();
+  app.add_option("robot", options.robot,
+                 "Robot file: YAML (see robots/stanford.yaml) or URDF (*.urdf)")
+      ->required();
   app.add_option("trajectory", options.trajectory,
                  "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units; - reads standard "
                  "input; omitted: the robot file's trajectory block");
   app.add_option("-o,--output", options.output, "Write the CSV to this file");
+  app.add_option("--base", options.base_link,
+                 "URDF robot file: the link the chain starts from (default: the root link)")
+      ->option_text("LINK");
+  app.add_flag("--describe", options.describe,
+               "Print what was understood of the robot file (chain, axes, masses, centres, DH\n"
+               "table, warnings) and compute nothing");
+  app.add_option("--export", options.export_path,
+                 "Write the model as loaded to FILE and compute nothing: a robot YAML (.yaml,\n"
+                 "DH table with com and inertia re-expressed) or a URDF (.urdf)")
+      ->option_text("FILE");
+  app.add_option("--dh", options.export_dh,
+                 "With --export to YAML: standard or modified DH (default: the robot file's)")
+      ->check(CLI::IsMember({"standard", "modified"}))
+      ->option_text("CONVENTION");
+  app.add_option("--tip", options.tip_link,
+                 "URDF robot file: the link the chain ends at (default: the only leaf)")
+      ->option_text("LINK");
   app.add_option("-q,--quantity", quantity,
                  "What to compute at each sample: torques (default), mass-matrix,\n"
                  "inverse-mass-matrix, bias (tau with qdd = 0), gravity (tau with qd = qdd = 0),\n"

@@ -100,13 +100,28 @@ std::vector<std::string> output_header(int n) {
 // One row per output time: t, q, qd, qdd, tau, kinetic, potential (spec §3).
 class RowWriter {
  public:
-  RowWriter(ChainDynamics& system, CsvWriter& csv)
-      : system_(system), csv_(csv), row_(4 * system.model().dof() + 4) {}
+  RowWriter(ChainDynamics& system, CsvWriter& csv, bool check_positive_definite = false)
+      : system_(system),
+        csv_(csv),
+        row_(4 * system.model().dof() + 4),
+        check_ws_(system.model()),
+        check_positive_definite_(check_positive_definite) {}
 
   void operator()(double t, const State& x) {
     const Model<double>& model = system_.model();
     const int n = model.dof();
     const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
+    if (check_positive_definite_) {
+      // inertia_checks: warn (spec §10): I = U D U^T is positive definite iff every m^_i > 0.
+      udu_factors(model, check_ws_, q);
+      for (int i = 0; i < n; ++i) {
+        if (!(check_ws_.m_hat[i] > 0)) {
+          throw RunError("at t = " + std::to_string(t) +
+                         ": the inertia matrix is not positive definite (the robot file's "
+                         "inertia_checks: warn accepted links that no rigid body has)");
+        }
+      }
+    }
     system_.evaluate(x, t);
     row_ << q, qd, system_.qdd(), system_.tau(), 0, 0, 0, 0;
     row_[4 * n] = kinetic_energy(model, system_.ws(), q, qd);
@@ -120,13 +135,18 @@ class RowWriter {
   ChainDynamics& system_;
   CsvWriter& csv_;
   VecX<double> row_;
+  Workspace<double> check_ws_;
+  bool check_positive_definite_;
 };
 
 }  // namespace
 
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats) {
-  const RobotFile robot = load_robot_file(options.robot, options.overrides);
+  const RobotFile robot =
+      load_robot_file(options.robot, options.overrides, {options.base_link, options.tip_link});
+  for (const std::string& warning : robot.warnings)
+    std::cerr << "rfdsim: warning: " << warning << '\n';
   check_options(options);
   if (options.algorithm == FdAlgorithm::fixman && !fixman_supports(robot.model)) {
     throw InputError(options.robot +
@@ -184,7 +204,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
   system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame);
-  RowWriter writer(system, csv);
+  RowWriter writer(system, csv, robot.check_positive_definite);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "rfdsim", "s",
                     options.t_end);
   double reached = 0;

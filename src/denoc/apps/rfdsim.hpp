@@ -29,6 +29,7 @@ struct RfdsimOptions {
   FrictionSettings friction;                        // --coulomb, --coulomb-velocity (spec §6)
   std::string wrench;                 // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
+  std::string base_link, tip_link;    // URDF: the chain's ends (spec §8); empty = root / only leaf
 };
 
 // The names accepted by --coulomb.

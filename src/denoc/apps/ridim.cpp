@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -10,8 +11,11 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
+#include "denoc/io/describe.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/export.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
 #include "denoc/saha/reactions.hpp"
@@ -147,7 +151,7 @@ class SampleWriter {
  public:
   SampleWriter(const Model<double>& model, Quantity quantity, Algorithm algorithm, CsvWriter& csv,
                bool friction = true, JointForces* wrench = nullptr,
-               bool wrench_in_tool_frame = false)
+               bool wrench_in_tool_frame = false, bool check_positive_definite = false)
       : model_(model),
         ws_(model),
         quantity_(quantity),
@@ -157,10 +161,12 @@ class SampleWriter {
         friction_forces_(VecX<double>::Zero(model.dof())),
         wrench_(wrench),
         wrench_in_tool_frame_(wrench_in_tool_frame),
-        pose_(12) {}
+        pose_(12),
+        check_positive_definite_(check_positive_definite) {}
 
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
+    if (check_positive_definite_) check_positive_definite(t, q);
     const bool gibbs_appell = algorithm_ == Algorithm::gibbs_appell;
     switch (quantity_) {
       case Quantity::torques:
@@ -214,6 +220,28 @@ class SampleWriter {
   }
 
  private:
+  // inertia_checks: warn let in links no rigid body has (spec §10): the inertia matrix is
+  // positive definite exactly when every pivot m^_i of I = U D U^T is positive.
+  void check_positive_definite(double t, ConstVectorRef<double> q) {
+    udu_factors(model_, ws_, q);
+    for (int i = 0; i < model_.dof(); ++i) {
+      if (!(ws_.m_hat[i] > 0)) {
+        throw RunError(
+            "at t = " + format_number(t) + ": the inertia matrix is not positive definite (pivot " +
+            std::to_string(i + 1) + " of its U D U^T factors is " + format_number(ws_.m_hat[i]) +
+            "); the robot file's inertia_checks: warn accepted links that no rigid "
+            "body has");
+      }
+    }
+  }
+
+  static std::string format_number(double x) {
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
+    (void)ec;
+    return std::string(text, end);
+  }
+
   const MatX<double>& inverse_mass_matrix(double t, ConstVectorRef<double> q) {
     const MatX<double>* inverse = nullptr;
     switch (algorithm_) {
@@ -268,6 +296,7 @@ class SampleWriter {
   bool wrench_in_tool_frame_;
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   VecX<double> pose_;
+  bool check_positive_definite_;
 };
 
 // The --wrench file, read as the samples are computed; null without one.
@@ -303,7 +332,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv, options.friction,
-                      wrench.get(), options.wrench_in_tool_frame);
+                      wrench.get(), options.wrench_in_tool_frame, robot.check_positive_definite);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
                     static_cast<double>(traj.samples), kProgressStride);
   VecX<double> state(3 * n);
@@ -339,7 +368,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   CsvWriter csv(open_output(options, standard_output, file));
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv, options.friction,
-                      wrench.get(), options.wrench_in_tool_frame);
+                      wrench.get(), options.wrench_in_tool_frame, robot.check_positive_definite);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
                     kProgressStride);
   std::error_code no_size;
@@ -362,7 +391,21 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
 
 void run_ridim(const RidimOptions& options, std::istream& standard_input,
                std::ostream& standard_output) {
-  const RobotFile robot = load_robot_file(options.robot, options.overrides);
+  const RobotFile robot =
+      load_robot_file(options.robot, options.overrides, {options.base_link, options.tip_link});
+  for (const std::string& warning : robot.warnings)
+    std::cerr << "ridim: warning: " << warning << '\n';
+  if (options.describe) describe_robot(standard_output, robot);
+  if (!options.export_path.empty()) {
+    std::optional<DhConvention> convention;
+    if (options.export_dh == "standard") convention = DhConvention::standard;
+    if (options.export_dh == "modified") convention = DhConvention::modified;
+    for (const std::string& note : export_robot(robot, options.export_path, convention))
+      std::cerr << "ridim: warning: " << options.export_path << ": " << note << '\n';
+    return;
+  }
+  if (!options.export_dh.empty()) throw InputError("--dh: applies only with --export");
+  if (options.describe) return;
   RidimOptions resolved = options;
   resolved.algorithm = choose_algorithm(options, robot.model);  // before any output is opened
   if (options.trajectory.empty()) {

@@ -43,6 +43,12 @@ struct RidimOptions {
   bool friction = true;  // false: --no-friction, the drives' B and Tc left out (spec §6)
   std::string wrench;    // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
+  std::string base_link, tip_link;    // URDF: the chain's ends (spec §8); empty = root / only leaf
+  // --export PATH [--dh standard|modified]: write the model as loaded and compute nothing
+  // (README, "Export"); export_dh empty = the robot file's own convention (standard for URDF).
+  std::string export_path;
+  std::string export_dh;
+  bool describe = false;  // --describe: print what was understood of the robot file (README)
 };
 
 // The names accepted by --quantity, and the Quantity each selects.

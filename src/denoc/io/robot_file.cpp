@@ -13,6 +13,8 @@
 #include <Eigen/Geometry>
 
 #include "denoc/io/errors.hpp"
+#include "denoc/io/inertia_check.hpp"
+#include "denoc/io/urdf.hpp"
 
 namespace denoc {
 
@@ -101,7 +103,15 @@ class Reader {
   std::string path_;
 };
 
-Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const std::string& key) {
+// With inertia_checks: warn (spec §10), what no rigid body can be but a published set has is
+// collected in `accepted` instead of failing; negative and non-finite values still fail.
+struct InertiaChecks {
+  bool warn = false;
+  std::vector<std::string> accepted;  // this link's problems, joined into one warning line
+};
+
+Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const std::string& key,
+                          InertiaChecks& checks) {
   if (!node.IsMap()) reader.fail(key, node, "expected a map {xx, yy, zz, xy, xz, yz}");
   reader.check_keys(node, key, {"xx", "yy", "zz", "xy", "xz", "yz"});
   auto entry = [&](const char* name) {
@@ -111,22 +121,18 @@ Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const st
   I << entry("xx"), entry("xy"), entry("xz"),  //
       entry("xy"), entry("yy"), entry("yz"),   //
       entry("xz"), entry("yz"), entry("zz");
-  // A rigid body's principal moments are non-negative and obey the triangle inequality.
-  const Vec3<double> moments = Eigen::SelfAdjointEigenSolver<Mat3<double>>(I).eigenvalues();
-  const double tolerance = 1e-12 * std::max(1.0, moments.cwiseAbs().maxCoeff());
-  std::ostringstream shown;
-  shown << moments[0] << ", " << moments[1] << ", " << moments[2];
-  if (moments[0] < -tolerance) {
-    reader.fail(key, node, "not positive semi-definite (principal moments " + shown.str() + ")");
-  }
-  if (moments[0] + moments[1] < moments[2] - tolerance) {
-    reader.fail(key, node, "principal moments " + shown.str() + " violate the triangle inequality");
+  const InertiaProblem problem = inertia_problem(I);
+  if (problem.kind == InertiaProblem::triangle && checks.warn) {
+    checks.accepted.push_back(key + ": " + problem.what + " (line " +
+                              std::to_string(node.Mark().line + 1) + ")");
+  } else if (problem.kind != InertiaProblem::none) {
+    reader.fail(key, node, problem.what);
   }
   return I;
 }
 
 DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std::string& key,
-                         double angle_scale, std::string& name) {
+                         double angle_scale, std::string& name, InertiaChecks& checks) {
   if (!node.IsMap()) reader.fail(key, node, "expected a map with joint, a, b, alpha, theta, ...");
   reader.check_keys(
       node, key,
@@ -147,9 +153,15 @@ DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std
   link.theta = optional("theta", angle_scale);
   if (!node["mass"]) reader.fail_missing(key + ".mass", node, "expected the link's mass in kg");
   link.mass = reader.number(node["mass"], key + ".mass");
-  if (!(link.mass > 0)) reader.fail(key + ".mass", node["mass"], "must be positive");
+  if (checks.warn && link.mass == 0) {
+    checks.accepted.push_back(key + ".mass: 0 (line " +
+                              std::to_string(node["mass"].Mark().line + 1) + ")");
+  } else if (!(link.mass > 0)) {
+    reader.fail(key + ".mass", node["mass"],
+                checks.warn ? "must not be negative" : "must be positive");
+  }
   if (node["com"]) link.com = reader.vector(node["com"], key + ".com", 3);
-  link.inertia = node["inertia"] ? read_inertia(reader, node["inertia"], key + ".inertia")
+  link.inertia = node["inertia"] ? read_inertia(reader, node["inertia"], key + ".inertia", checks)
                                  : Mat3<double>::Zero();
   return link;
 }
@@ -261,6 +273,23 @@ void read_trajectory(const Reader& reader, const YAML::Node& node, RobotFile& ro
   robot.trajectory = traj;
 }
 
+// `base: {xyz: [x, y, z], rpy: [roll, pitch, yaw]}`: the DH frame 0 in the base frame, rotated
+// by Rz(yaw) Ry(pitch) Rx(roll) as in URDF, the angles in angle_unit (README, "Export").
+Transform<double> read_base(const Reader& reader, const YAML::Node& node, double angle_scale) {
+  if (!node.IsMap()) reader.fail("base", node, "expected a map {xyz: [x, y, z], rpy: [r, p, y]}");
+  reader.check_keys(node, "base", {"xyz", "rpy"});
+  Transform<double> base;
+  if (node["xyz"]) base.p = reader.vector(node["xyz"], "base.xyz", 3);
+  if (node["rpy"]) {
+    const Vec3<double> rpy = angle_scale * reader.vector(node["rpy"], "base.rpy", 3);
+    base.R = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
+              Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()) *
+              Eigen::AngleAxisd(rpy[0], Vec3<double>::UnitX()))
+                 .toRotationMatrix();
+  }
+  return base;
+}
+
 }  // namespace
 
 RobotFile parse_robot_file(const std::string& text, const std::string& path,
@@ -277,7 +306,7 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
   if (!root.IsMap()) throw InputError(path + ": expected a YAML map with a `links` list");
   reader.check_keys(root, "",
                     {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
-                     "trajectory", "tool", "payload"});
+                     "trajectory", "tool", "payload", "base", "inertia_checks"});
   RobotFile robot;
   robot.path = path;
   if (root["name"]) robot.name = reader.text(root["name"], "name");
@@ -297,14 +326,30 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
   if (!links.IsSequence() || links.size() == 0) {
     reader.fail("links", links, "expected a non-empty list of links, base to tip");
   }
+  // inertia_checks: strict (default) | warn (spec §10, published parameter sets).
+  InertiaChecks checks;
+  if (root["inertia_checks"]) {
+    checks.warn =
+        reader.choice(root["inertia_checks"], "inertia_checks", {"strict", "warn"}) == "warn";
+  }
   for (std::size_t i = 0; i < links.size(); ++i) {
     std::string name;
-    robot.dh.push_back(
-        read_link(reader, links[i], "links[" + std::to_string(i) + "]", robot.angle_scale, name));
+    checks.accepted.clear();
+    robot.dh.push_back(read_link(reader, links[i], "links[" + std::to_string(i) + "]",
+                                 robot.angle_scale, name, checks));
     robot.link_names.push_back(name);
+    if (!checks.accepted.empty()) {
+      std::string line = path + ": accepted by inertia_checks: warn, no rigid body has ";
+      for (std::size_t k = 0; k < checks.accepted.size(); ++k)
+        line += (k ? "; " : "") + checks.accepted[k];
+      robot.warnings.push_back(line);
+      robot.check_positive_definite = true;
+    }
   }
   // Drives, tool and payload (spec §6), built into the model once.
-  std::vector<LinkSpec<double>> specs = links_from_dh(robot.convention, robot.dh);
+  if (root["base"]) robot.base = read_base(reader, root["base"], robot.angle_scale);
+  std::vector<LinkSpec<double>> specs =
+      links_from_dh(robot.convention, robot.dh, robot.base.value_or(Transform<double>()));
   for (std::size_t i = 0; i < links.size(); ++i) {
     const std::string key = "links[" + std::to_string(i) + "].drive";
     robot.drives.push_back(links[i]["drive"] ? read_drive(reader, links[i]["drive"], key)
@@ -320,7 +365,18 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
   return robot;
 }
 
-RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides) {
+RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides,
+                          const ChainSelection& chain) {
+  const std::string suffix = ".urdf";
+  if (path.size() >= suffix.size() &&
+      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    RobotFile robot = load_urdf(path, chain);
+    apply_overrides(robot, overrides);
+    return robot;
+  }
+  if (!chain.base_link.empty() || !chain.tip_link.empty()) {
+    throw InputError(path + ": --base and --tip choose the chain of a URDF (*.urdf) only");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open robot file: " + std::strerror(errno));
   std::ostringstream text;

@@ -32,12 +32,39 @@ struct RobotFile {
   Transform<double> tool;
   Payload<double> payload;
 
+  // Issue 14: URDF input, export, --describe and `inertia_checks: warn` (spec §8, §10).
+  std::string format = "yaml";           // "yaml" or "urdf": what the file was read as
+  std::vector<std::string> joint_names;  // URDF: the chain's moving joints, base to tip
+  std::vector<std::string> warnings;     // one line each, printed on standard error by the apps
+  // inertia_checks: warn accepted a link that no rigid body can be, so the inertia matrix may
+  // stop being positive definite: the apps check it at every state (spec §10, exit 1).
+  bool check_positive_definite = false;
+  // `base:` (YAML): the placement of the DH frame 0 in the base frame, when it is not the
+  // identity (a chain whose first axis is not the base z axis; see README, "Export").
+  std::optional<Transform<double>> base;
+  // URDF <dynamics damping="B" friction="Tc"/> of each chain joint (zero when absent). Spec §8
+  // makes them a drive's B and Tc with G = 1; until the drive block exists they are only kept
+  // here (and shown by --describe), not used by the dynamics.
+  struct JointDamping {
+    double damping = 0;   // N m s/rad or N s/m
+    double friction = 0;  // N m or N
+  };
+  std::vector<JointDamping> urdf_joint_dynamics;
+
   int dof() const { return model.dof(); }
 };
 
+// Which part of a URDF tree is the chain (spec §8): empty means the root / the only leaf.
+struct ChainSelection {
+  std::string base_link;
+  std::string tip_link;
+};
+
 // Reads and validates a robot file, after applying the --set overrides to it (overrides.hpp);
-// throws InputError.
-RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides = {});
+// throws InputError. A path ending in .urdf is read as URDF (urdf.hpp) with `chain` choosing its
+// base and tip links; for YAML, chain must be empty.
+RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides = {},
+                          const ChainSelection& chain = {});
 
 // The same from text already in memory; `path` only names it in messages.
 RobotFile parse_robot_file(const std::string& text, const std::string& path,

@@ -76,3 +76,17 @@ std::vector<LinkSpec<S>> links_from_dh(DhConvention convention, const std::vecto
 }
 
 }  // namespace denoc
+
+namespace denoc {
+
+// The same with the DH frame 0 placed by `base` in the base frame (a robot file's `base:`,
+// README "Export"): only the first placement changes, to base * Pre_1.
+template <typename S>
+std::vector<LinkSpec<S>> links_from_dh(DhConvention convention, const std::vector<DhLink<S>>& dh,
+                                       const Transform<S>& base) {
+  std::vector<LinkSpec<S>> links = links_from_dh(convention, dh);
+  if (!links.empty()) links.front().placement = base * links.front().placement;
+  return links;
+}
+
+}  // namespace denoc

@@ -1,0 +1,145 @@
+#include "denoc/io/describe.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <string>
+
+#include "denoc/io/export.hpp"
+#include "denoc/io/inertia_check.hpp"
+
+namespace denoc {
+
+namespace {
+
+std::string g(double x) {
+  if (std::abs(x) < 1e-12) x = 0;  // rounding noise of cos(90 deg), and no -0
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return text;
+}
+
+std::string v3(const Vec3<double>& v) {
+  return "[" + g(v[0]) + ", " + g(v[1]) + ", " + g(v[2]) + "]";
+}
+
+std::string padded(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s + " ";
+}
+
+void dh_table(std::ostream& out, const DhFit& fit, const char* how) {
+  const double deg = 180 / M_PI;
+  out << "DH table, " << (fit.convention == DhConvention::standard ? "standard" : "modified")
+      << " (" << how << "; a, b in m, alpha, theta in deg; theta or b is the joint variable's zero)"
+      << ":\n";
+  if (fit.base) {
+    out << "  needs a base placement: DH frame 0 at " << v3(fit.base->p) << ", rpy "
+        << v3(deg * rpy_of(fit.base->R)) << " deg in the base frame\n";
+  }
+  out << "  " << padded("i", 3) << padded("joint", 10) << padded("a", 12) << padded("b", 12)
+      << padded("alpha", 12) << "theta\n";
+  for (std::size_t i = 0; i < fit.rows.size(); ++i) {
+    const DhLink<double>& r = fit.rows[i];
+    out << "  " << padded(std::to_string(i + 1), 3)
+        << padded(r.type == JointType::revolute ? "revolute" : "prismatic", 10)
+        << padded(g(r.a), 12) << padded(g(r.b), 12) << padded(g(r.alpha * deg), 12)
+        << g(r.theta * deg) << '\n';
+  }
+}
+
+}  // namespace
+
+void describe_robot(std::ostream& out, const RobotFile& robot) {
+  const std::vector<LinkSpec<double>>& links = robot.model.links();
+  const bool urdf = robot.format == "urdf";
+  out << "robot: " << (robot.name.empty() ? "(no name)" : robot.name) << '\n'
+      << "file: " << robot.path << " ("
+      << (urdf ? std::string("URDF")
+               : std::string("robot YAML, ") +
+                     (robot.convention == DhConvention::standard ? "standard" : "modified") + " DH")
+      << ")\n";
+  if (!robot.source.empty() && robot.source != robot.path)
+    out << "source: " << robot.source << '\n';
+  int revolute = 0;
+  for (const LinkSpec<double>& l : links)
+    revolute += l.type == JointType::revolute;
+  out << "joints: " << links.size() << " (" << revolute << " revolute, "
+      << links.size() - static_cast<std::size_t>(revolute) << " prismatic)\n"
+      << "gravity: " << v3(robot.model.gravity()) << " m/s^2 in the base frame\n";
+  if (robot.base) {
+    out << "base placement of the DH frame 0: " << v3(robot.base->p) << ", rpy "
+        << v3(180 / M_PI * rpy_of(robot.base->R)) << " deg\n";
+  }
+  std::size_t width = 16;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    std::size_t w = i < robot.link_names.size() ? robot.link_names[i].size() : 0;
+    if (i < robot.joint_names.size()) w += robot.joint_names[i].size() + 4;
+    width = std::max(width, w);
+  }
+  out << "\nchain, base to tip, at q = 0 (axes, points and mass centres in the base frame):\n  "
+      << padded("i", 3) << padded("name", width) << padded("type", 10) << padded("axis", 30)
+      << padded("through", 30) << padded("mass kg", 10) << "mass centre\n";
+  Transform<double> at;
+  double total = 0;
+  Vec3<double> moment = Vec3<double>::Zero();
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const LinkSpec<double>& l = links[i];
+    at = at * l.placement;
+    std::string name = i < robot.link_names.size() ? robot.link_names[i] : "";
+    if (i < robot.joint_names.size()) name = robot.joint_names[i] + " -> " + name;
+    const Vec3<double> c = at * l.com;
+    total += l.mass;
+    moment += l.mass * c;
+    out << "  " << padded(std::to_string(i + 1), 3) << padded(name.empty() ? "-" : name, width)
+        << padded(l.type == JointType::revolute ? "revolute" : "prismatic", 10)
+        << padded(v3(at.R.col(2)), 30) << padded(v3(at.p), 30) << padded(g(l.mass), 10)
+        << (l.mass > 0 ? v3(c) : std::string("-")) << '\n';
+  }
+  out << "total mass: " << g(total) << " kg (the moving links)";
+  if (total > 0) out << ", mass centre at q = 0: " << v3(moment / total);
+  out << "\n\nper link, in its own frame ("
+      << (urdf ? "the joint frame J_i, z on the joint axis" : "the DH link frame, as in the file")
+      << "):\n  " << padded("i", 3) << padded("com", 30) << "principal moments about the centre\n";
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const LinkSpec<double>& l = links[i];
+    const Vec3<double> com = urdf || robot.dh.empty() ? l.com : robot.dh[i].com;
+    const Mat3<double>& I = urdf || robot.dh.empty() ? l.inertia : robot.dh[i].inertia;
+    const Vec3<double> moments = Eigen::SelfAdjointEigenSolver<Mat3<double>>(I).eigenvalues();
+    const InertiaProblem problem = inertia_problem(I);
+    out << "  " << padded(std::to_string(i + 1), 3) << padded(v3(com), 30) << v3(moments)
+        << (problem.kind == InertiaProblem::triangle ? "  (breaks the triangle inequality)" : "")
+        << (l.mass == 0 ? "  (no mass)" : "") << '\n';
+  }
+  out << '\n';
+  if (urdf) {
+    dh_table(out, fit_dh(robot.model, DhConvention::standard), "fitted to the joint axes");
+    dh_table(out, fit_dh(robot.model, DhConvention::modified), "fitted to the joint axes");
+    bool any = false;
+    for (const RobotFile::JointDamping& d : robot.urdf_joint_dynamics)
+      any = any || d.damping != 0 || d.friction != 0;
+    if (any) {
+      out << "URDF <dynamics> per joint (damping, friction; not used by the dynamics yet):";
+      for (std::size_t i = 0; i < robot.urdf_joint_dynamics.size(); ++i) {
+        out << (i ? "," : "") << " " << i + 1 << ": " << g(robot.urdf_joint_dynamics[i].damping)
+            << " " << g(robot.urdf_joint_dynamics[i].friction);
+      }
+      out << '\n';
+    }
+  } else {
+    DhFit given;
+    given.convention = robot.convention;
+    given.rows = robot.dh;
+    given.base = robot.base;
+    dh_table(out, given, "as given");
+  }
+  out << "\nwarnings:" << (robot.warnings.empty() ? " none" : "") << '\n';
+  for (const std::string& w : robot.warnings)
+    out << "  " << w << '\n';
+  if (robot.check_positive_definite) {
+    out << "  (every state is checked for a positive definite inertia matrix)\n";
+  }
+}
+
+}  // namespace denoc

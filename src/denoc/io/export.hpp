@@ -1,0 +1,46 @@
+// The model as loaded, written back out (README, "Export"): as a robot YAML in standard or
+// modified DH, with com and inertia re-expressed in the new link frames, or as a URDF; and the
+// DH table that a chain of placements has, found from its joint axes.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "denoc/io/robot_file.hpp"
+
+namespace denoc {
+
+// A DH table equivalent to a model: the same joint axes and the same bodies, link frames placed
+// by the convention's rules (common normals of consecutive axes). `base` is set when the DH
+// frame 0 cannot be the base frame (standard: the first axis is not the base z axis; modified:
+// it is not perpendicular to the base x axis or does not meet it); it is then the placement of
+// the DH frame 0 in the base frame, written to a robot YAML as `base:`.
+struct DhFit {
+  DhConvention convention = DhConvention::standard;
+  std::vector<DhLink<double>> rows;  // SI units, angles in rad
+  std::optional<Transform<double>> base;
+};
+
+DhFit fit_dh(const Model<double>& model, DhConvention convention);
+
+// Roll, pitch, yaw with R = Rz(yaw) Ry(pitch) Rx(roll), as URDF and `base:` use them.
+Vec3<double> rpy_of(const Mat3<double>& R);
+Mat3<double> rotation_from_rpy(const Vec3<double>& rpy);
+
+// Writes `robot` as a robot YAML (angles in degrees) in `convention`.
+void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention);
+
+// Writes `robot` as a URDF: one link per body with its joint frame J_i as the link frame (joint
+// axis z), so it reads back as the same chain. Things URDF cannot hold (gravity other than
+// [0, 0, -9.81], initial state, trajectory) are noted in `notes`.
+void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::string>& notes);
+
+// ridim --export PATH [--dh ...]: by the name's ending, .yaml/.yml or .urdf; the DH convention
+// defaults to the robot file's own (standard for a URDF). Throws InputError for a bad name or
+// an unwritable file; returns the notes to print as warnings.
+std::vector<std::string> export_robot(const RobotFile& robot, const std::string& path,
+                                      std::optional<DhConvention> convention);
+
+}  // namespace denoc

@@ -1,0 +1,29 @@
+// URDF robot files (spec §8), read through urdfdom into the same RobotFile and Model as a DH
+// table: the chain from a base link to a tip link, each moving joint a constant placement whose
+// z axis is the joint axis, and each body the rigid union of the links that fixed joints join.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "denoc/io/robot_file.hpp"
+
+namespace denoc {
+
+// Reads a URDF file; throws InputError naming the file and the joint or link at fault.
+RobotFile load_urdf(const std::string& path, const ChainSelection& chain = {});
+
+// The same from text in memory; `path` only names it in messages.
+RobotFile parse_urdf(const std::string& text, const std::string& path,
+                     const ChainSelection& chain = {});
+
+// --set on a URDF (spec §9): the same paths as a robot file's, on the chain as loaded (links[i]
+// is the body that chain joint i moves, fixed links merged): gravity[k], links[i].mass, .com[k],
+// .inertia.xx (yy, zz, xy, xz, yz), .drive.Jm, .G, .B, .Tc. Applied in order; the model is
+// rebuilt and checked. Throws InputError naming the file and the key.
+void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides);
+
+// A rotation whose z axis is the unit vector `axis` (exact for the coordinate axes).
+Mat3<double> frame_with_z_axis(const Vec3<double>& axis);
+
+}  // namespace denoc
