@@ -358,7 +358,8 @@ TEST_F(RidimCli, UrdfRobotFileWithBaseAndTip) {
   EXPECT_NE(r.err.find("ridim: warning: arm.urdf: left out 1 branch(es)"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find(": pan"), std::string::npos) << r.err;
-  const denoc::RobotFile robot = denoc::load_robot_file((dir_ / "arm.urdf").string(), {"", "hand"});
+  const denoc::RobotFile robot =
+      denoc::load_robot_file((dir_ / "arm.urdf").string(), {}, denoc::ChainSelection{"", "hand"});
   denoc::Workspace<double> ws(robot.model);
   const std::vector<std::string> lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 6u);

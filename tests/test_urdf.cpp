@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
@@ -223,10 +225,17 @@ TEST(Urdf, SameDynamicsAsTheHandBuiltChain) {
   EXPECT_EQ(robot.urdf_joint_dynamics[2].damping, 0.5);
   EXPECT_EQ(robot.urdf_joint_dynamics[2].friction, 0.25);
   EXPECT_EQ(robot.urdf_joint_dynamics[0].damping, 0.0);
-  // ... and written, ready to enable, when the chain is exported to a robot YAML.
+  // ... as the drive's B and Tc with G = 1 (spec §8), in the model ...
+  EXPECT_EQ(robot.model.joint(2).viscous, 0.5);
+  EXPECT_EQ(robot.model.joint(2).coulomb_pos, 0.25);
+  EXPECT_EQ(robot.model.joint(2).coulomb_neg, -0.25);
+  EXPECT_EQ(robot.model.joint(0).viscous, 0.0);
+  EXPECT_FALSE(robot.model.has_rotors());
+  // ... and written as a drive block when the chain is exported to a robot YAML.
   std::ostringstream yaml;
   denoc::write_robot_yaml(yaml, robot, denoc::DhConvention::modified);
-  EXPECT_NE(yaml.str().find("    # drive: {G: 1, B: 0.5, Tc: 0.25}"), std::string::npos)
+  EXPECT_NE(yaml.str().find("    drive: {Jm: 0, G: 1, B: 0.5, Tc: [0.25, -0.25]}"),
+            std::string::npos)
       << yaml.str();
 }
 
@@ -291,6 +300,58 @@ TEST(Urdf, ErrorsNameTheJointOrLink) {
   expect(error_of(kUrdf, {"l3", "l3b"}), "no revolute, continuous or prismatic joint");
   expect(error_of("<robot name='x'><link name='a'/><joint name='j' type='revolute'>"),
          "arm.urdf: not a valid URDF");
+}
+
+}  // namespace
+
+namespace {
+
+// --set on a URDF (spec §9): the chain's numbers changed as the paths of a robot file name them,
+// giving the same model as the same change made to the loaded chain by hand; bad keys and values
+// are InputError naming the key.
+TEST(Urdf, OverridesReachTheChain) {
+  const denoc::RobotFile robot = denoc::parse_urdf(kUrdf, "tilted.urdf");
+  denoc::RobotFile changed = robot;
+  denoc::apply_overrides(changed, {{"links[1].mass", "3.25"},
+                                   {"links[2].com[0]", "0.125"},
+                                   {"links[3].inertia.xy", "0.001"},
+                                   {"links[0].drive.Jm", "2e-4"},
+                                   {"links[0].drive.G", "50"},
+                                   {"gravity[1]", "-1.5"}});
+  std::vector<denoc::LinkSpec<double>> links = robot.model.links();
+  links[1].mass = 3.25;
+  links[2].com[0] = 0.125;
+  links[3].inertia(0, 1) = links[3].inertia(1, 0) = 0.001;
+  links[0].drive.Jm = 2e-4;
+  links[0].drive.G = 50;
+  denoc::Vec3<double> gravity = robot.model.gravity();
+  gravity[1] = -1.5;
+  const denoc::Model<double> by_hand(links, gravity);
+  const denoc_test::DynamicsDifference d = denoc_test::compare_dynamics(changed.model, by_hand);
+  EXPECT_EQ(d.torques, 0.0);
+  EXPECT_EQ(d.mass_matrix, 0.0);
+  EXPECT_EQ(changed.model.rotor_inertia()[0], 50 * 50 * 2e-4);
+  const denoc_test::DynamicsDifference unchanged =
+      denoc_test::compare_dynamics(changed.model, robot.model);
+  EXPECT_GT(unchanged.mass_matrix, 1e-3);
+
+  for (const auto& [key, value, expected] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"links[9].mass", "1", "--set links[9].mass"},
+           {"links[1].colour", "1", "--set links[1].colour"},
+           {"links[1].mass", "-1", "must not be negative"},
+           {"links[1].inertia.xx", "-5", "--set links[1].inertia.xx"},
+           {"links[1].drive.G", "0", "--set links[1].drive.G"},
+           {"links[1].mass", "heavy", "not a number"}}) {
+    denoc::RobotFile bad = robot;
+    try {
+      denoc::apply_overrides(bad, {{key, value}});
+      ADD_FAILURE() << key << "=" << value << " was accepted";
+    } catch (const denoc::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("tilted.urdf"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -341,14 +341,32 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
         << "\n    inertia: {xx: " << num(r.inertia(0, 0)) << ", yy: " << num(r.inertia(1, 1))
         << ", zz: " << num(r.inertia(2, 2)) << ", xy: " << num(r.inertia(0, 1))
         << ", xz: " << num(r.inertia(0, 2)) << ", yz: " << num(r.inertia(1, 2)) << "}\n";
-    // Spec §8: URDF damping and friction are a drive's B and Tc with G = 1. Robot files take no
-    // drive block yet, so it is written ready to enable.
-    if (i < robot.urdf_joint_dynamics.size() &&
-        (robot.urdf_joint_dynamics[i].damping != 0 || robot.urdf_joint_dynamics[i].friction != 0)) {
-      out << "    # drive: {G: 1, B: " << num(robot.urdf_joint_dynamics[i].damping)
-          << ", Tc: " << num(robot.urdf_joint_dynamics[i].friction)
-          << "}   # the URDF's <dynamics damping friction>\n";
+    // The drive (spec §6; from a URDF, its <dynamics damping friction> as B and Tc with G = 1).
+    const Drive<double>& d = robot.model.links()[i].drive;
+    if (d.Jm != 0 || d.G != 1 || d.B != 0 || d.Tc_pos != 0 || d.Tc_neg != 0) {
+      out << "    drive: {Jm: " << num(d.Jm) << ", G: " << num(d.G) << ", B: " << num(d.B)
+          << ", Tc: [" << num(d.Tc_pos) << ", " << num(d.Tc_neg) << "]}\n";
     }
+  }
+  // The tool frame, relative to the last link frame of this convention (the model keeps it
+  // relative to J_n), and the payload on it (spec §6).
+  const bool has_payload = robot.model.payload().mass > 0;
+  const Transform<double>& tool = robot.model.tool();
+  if (has_payload || !tool.R.isIdentity(0) || !tool.p.isZero(0)) {
+    const Transform<double> post = split_dh(convention, fit.rows.back()).post;
+    Transform<double> post_inverse;
+    post_inverse.R = post.R.transpose();
+    post_inverse.p = -(post.R.transpose() * post.p);
+    const Transform<double> in_link_frame = post_inverse * tool;
+    out << "tool: {xyz: " << vec(in_link_frame.p) << ", rpy: " << vec(rpy_of(in_link_frame.R), kDeg)
+        << "}\n";
+  }
+  if (has_payload) {
+    const Payload<double>& p = robot.model.payload();
+    out << "payload:\n  mass: " << num(p.mass) << "\n  com: " << vec(p.com)
+        << "\n  inertia: {xx: " << num(p.inertia(0, 0)) << ", yy: " << num(p.inertia(1, 1))
+        << ", zz: " << num(p.inertia(2, 2)) << ", xy: " << num(p.inertia(0, 1))
+        << ", xz: " << num(p.inertia(0, 2)) << ", yz: " << num(p.inertia(1, 2)) << "}\n";
   }
   if (robot.initial_q || robot.initial_qd) {
     out << "initial:\n";
@@ -381,6 +399,7 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
   if (!robot.source.empty()) out << "<!-- source: " << xml_escaped(robot.source) << " -->\n";
   out << "<robot name=\"" << xml_escaped(robot_name) << "\">\n  <link name=\"" << base << "\"/>\n";
   std::string parent = base;
+  bool lost_drive = false;
   for (std::size_t i = 0; i < n; ++i) {
     const LinkSpec<double>& l = links[i];
     const std::string link = name_of(robot.link_names, i, "link");
@@ -397,11 +416,15 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
       out << "    <limit lower=\"-1e9\" upper=\"1e9\" effort=\"0\" velocity=\"0\"/>"
              "  <!-- not known; not read by the suite -->\n";
     }
-    if (i < robot.urdf_joint_dynamics.size() &&
-        (robot.urdf_joint_dynamics[i].damping != 0 || robot.urdf_joint_dynamics[i].friction != 0)) {
-      out << "    <dynamics damping=\"" << num(robot.urdf_joint_dynamics[i].damping)
-          << "\" friction=\"" << num(robot.urdf_joint_dynamics[i].friction) << "\"/>\n";
+    // URDF's <dynamics>: viscous and symmetric Coulomb friction at the joint; a rotor inertia or
+    // an asymmetric Coulomb friction has no place there (noted below).
+    const Drive<double>& d = l.drive;
+    const double damping = d.G * d.G * d.B, friction = std::abs(d.G) * d.Tc_pos;
+    if (damping != 0 || friction != 0) {
+      out << "    <dynamics damping=\"" << num(damping) << "\" friction=\"" << num(friction)
+          << "\"/>\n";
     }
+    if (d.Jm != 0 || d.Tc_neg != -d.Tc_pos) lost_drive = true;
     out << "  </joint>\n  <link name=\"" << xml_escaped(link) << "\">\n";
     const Mat3<double>& I = l.inertia;
     if (l.mass != 0 || !I.isZero(0)) {
@@ -413,6 +436,32 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
     }
     out << "  </link>\n";
     parent = link;
+  }
+  if (robot.model.payload().mass > 0) {
+    // The payload as a link fixed at the tool frame: read back, it is merged into the last body.
+    const Transform<double>& tool = robot.model.tool();
+    const Vec3<double> rpy = rpy_of(tool.R);
+    const Payload<double>& p = robot.model.payload();
+    const Mat3<double>& I = p.inertia;
+    out << "  <joint name=\"payload_joint\" type=\"fixed\">\n    <parent link=\""
+        << xml_escaped(parent) << "\"/>\n    <child link=\"payload\"/>\n    <origin xyz=\""
+        << num(tool.p[0]) << ' ' << num(tool.p[1]) << ' ' << num(tool.p[2]) << "\" rpy=\""
+        << num(rpy[0]) << ' ' << num(rpy[1]) << ' ' << num(rpy[2])
+        << "\"/>\n  </joint>\n  <link name=\"payload\">\n    <inertial>\n      <origin xyz=\""
+        << num(p.com[0]) << ' ' << num(p.com[1]) << ' ' << num(p.com[2])
+        << "\" rpy=\"0 0 0\"/>\n      <mass value=\"" << num(p.mass)
+        << "\"/>\n      <inertia ixx=\"" << num(I(0, 0)) << "\" ixy=\"" << num(I(0, 1))
+        << "\" ixz=\"" << num(I(0, 2)) << "\" iyy=\"" << num(I(1, 1)) << "\" iyz=\"" << num(I(1, 2))
+        << "\" izz=\"" << num(I(2, 2)) << "\"/>\n    </inertial>\n  </link>\n";
+    notes.push_back(
+        "the payload is written as a link fixed at the tool frame; read back, it is "
+        "part of the last body and the tool frame is not kept");
+  }
+  if (lost_drive) {
+    notes.push_back(
+        "URDF's <dynamics> holds viscous and symmetric Coulomb friction only: the "
+        "drives' rotor inertias (G^2 Jm) and asymmetric Coulomb friction are not "
+        "written");
   }
   out << "</robot>\n";
   if (robot.model.gravity() != Vec3<double>(0, 0, -9.81)) {

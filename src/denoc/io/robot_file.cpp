@@ -225,7 +225,10 @@ Payload<double> read_payload(const Reader& reader, const YAML::Node& node) {
   payload.mass = reader.number(node["mass"], "payload.mass");
   if (!(payload.mass > 0)) reader.fail("payload.mass", node["mass"], "must be positive");
   if (node["com"]) payload.com = reader.vector(node["com"], "payload.com", 3);
-  if (node["inertia"]) payload.inertia = read_inertia(reader, node["inertia"], "payload.inertia");
+  InertiaChecks strict;  // a payload is one rigid body: inertia_checks: warn is for links only
+  if (node["inertia"]) {
+    payload.inertia = read_inertia(reader, node["inertia"], "payload.inertia", strict);
+  }
   return payload;
 }
 
