@@ -452,6 +452,10 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
   register_benchmark("suite/fd_fixman" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
     return denoc::forward_dynamics_fixman(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.tau[k]);
   });
+  register_benchmark("suite/gim_inv_fixman" + tail, c, e, n,
+                     [](C& x, std::size_t k) -> const MatX<S>& {
+                       return denoc::fixman_inverse_inertia(x.model, x.ws, x.pool.q[k]);
+                     });
 }
 
 void register_kdl(const ModelSpec& spec, const Pool<double>& pool) {
