@@ -19,6 +19,7 @@
 #include <cmath>
 #include <limits>
 
+#include "denoc/model/cholesky.hpp"
 #include "denoc/model/sin_cos.hpp"
 #include "denoc/model/workspace.hpp"
 
@@ -221,21 +222,11 @@ void inertia_matrix(const Model<S>& model, Workspace<S>& ws) {
   if (model.has_rotors()) ga.D.diagonal() += model.rotor_inertia();
 }
 
-// D = L L^T, column by column from the left (no scratch memory), L into ga.L; false unless D is
-// positive definite.
+// D = L L^T into ga.L (cholesky.hpp); false unless D is positive definite.
 template <typename S>
 bool cholesky(GibbsAppellWorkspace<S>& ga) {
-  MatX<S>& L = ga.L;
-  L = ga.D;
-  const Eigen::Index n = L.rows();
-  for (Eigen::Index j = 0; j < n; ++j) {
-    auto column = L.col(j).tail(n - j);
-    if (j > 0) column.noalias() -= L.bottomLeftCorner(n - j, j) * L.row(j).head(j).transpose();
-    const S pivot = column[0];
-    if (!(pivot > 0)) return ga.factored = false;
-    column /= std::sqrt(pivot);
-  }
-  return ga.factored = true;
+  ga.L = ga.D;
+  return ga.factored = cholesky_in_place(ga.L);
 }
 
 }  // namespace gibbs_appell

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "denoc/model/cholesky.hpp"
 #include "denoc/model/joint_frames.hpp"
 
 namespace denoc {
@@ -119,22 +120,11 @@ const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, Cons
 }
 
 // I = L L^T (Cholesky), L into the lower triangle of ws.gim_factor; false unless I is positive
-// definite. Column by column from the left: each column is one matrix-vector product with the
-// columns already done, which needs no scratch memory (Eigen's blocked LLT takes its blocks from
-// the heap beyond about 150 joints) and is as fast up to a few hundred joints.
+// definite (cholesky.hpp).
 template <typename S>
 bool factor_generalized_inertia(Workspace<S>& ws) {
-  MatX<S>& L = ws.gim_factor;
-  L = ws.gim;
-  const Eigen::Index n = L.rows();
-  for (Eigen::Index j = 0; j < n; ++j) {
-    auto column = L.col(j).tail(n - j);
-    if (j > 0) column.noalias() -= L.bottomLeftCorner(n - j, j) * L.row(j).head(j).transpose();
-    const S pivot = column[0];
-    if (!(pivot > 0)) return ws.gim_factored = false;
-    column /= std::sqrt(pivot);
-  }
-  return ws.gim_factored = true;
+  ws.gim_factor = ws.gim;
+  return ws.gim_factored = cholesky_in_place(ws.gim_factor);
 }
 
 // x <- I^-1 x with the factor of factor_generalized_inertia: L y = x, then L^T x = y.
