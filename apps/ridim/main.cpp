@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "denoc/apps/cli_checks.hpp"
 #include "denoc/apps/ridim.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/output.hpp"
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
@@ -24,7 +26,8 @@ int main(int argc, char** argv) {
   app.add_option("trajectory", options.trajectory,
                  "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units; - reads standard "
                  "input; omitted: the robot file's trajectory block");
-  app.add_option("-o,--output", options.output, "Write the CSV to this file");
+  app.add_option("-o,--output", options.output, "Write the CSV to this file")
+      ->check(denoc::non_empty_path());
   app.add_option("-q,--quantity", quantity,
                  "What to compute at each sample: torques (default), mass-matrix,\n"
                  "inverse-mass-matrix, bias (tau with qdd = 0) or gravity (tau with qd = qdd = 0)")
@@ -48,8 +51,12 @@ int main(int argc, char** argv) {
   for (const auto& [name, value] : denoc::quantity_names()) {
     if (name == quantity) options.quantity = value;
   }
+  denoc::install_stop_signal_handlers();
   try {
     denoc::run_ridim(options, std::cin, std::cout);
+  } catch (const denoc::Interrupted& e) {
+    std::cerr << "ridim: " << e.what() << '\n';
+    return 128 + e.signal_number;
   } catch (const denoc::InputError& e) {
     std::cout.flush();
     std::cerr << "ridim: " << e.what() << '\n';

@@ -10,6 +10,7 @@
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/sampled_forces.hpp"
 
@@ -105,6 +106,8 @@ class RowWriter {
 
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats) {
+  check_output_is_not_an_input(
+      options.output, {{"the robot file", options.robot}, {"the torque file", options.torques}});
   const RobotFile robot = load_robot_file(options.robot);
   check_options(options);
   const int n = robot.dof();
@@ -125,17 +128,13 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
     forces = std::make_unique<SampledForces>(torque_file, options.torques, n);
   }
 
-  std::ofstream file;
-  if (!options.output.empty() && options.output != "-") {
-    file.open(options.output, std::ios::binary | std::ios::trunc);
-    require(static_cast<bool>(file),
-            options.output + ": cannot open for writing: " + std::strerror(errno));
-  }
-  CsvWriter csv(file.is_open() ? file : standard_output);
+  Output output(options.output, standard_output);
+  CsvWriter csv(output);
   csv.header(output_header(n));
   ChainDynamics system(robot.model, options.algorithm, *forces);
   RowWriter writer(system, csv);
   integrate(system, x, OutputTimes(options.t_end, options.dt), options.integrator, writer, stats);
+  csv.finish();
 }
 
 }  // namespace denoc

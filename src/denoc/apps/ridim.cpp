@@ -8,6 +8,7 @@
 
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
@@ -99,16 +100,6 @@ class SampleWriter {
   CsvWriter& csv_;
 };
 
-// Standard output, or the -o file opened only once the input has been accepted.
-std::ostream& open_output(const RidimOptions& options, std::ostream& standard_output,
-                          std::unique_ptr<std::ofstream>& file) {
-  if (options.output.empty() || options.output == "-") return standard_output;
-  file = std::make_unique<std::ofstream>(options.output, std::ios::binary | std::ios::trunc);
-  if (!*file)
-    throw InputError(options.output + ": cannot open for writing: " + std::strerror(errno));
-  return *file;
-}
-
 void run_generated(const RobotFile& robot, const RidimOptions& options,
                    std::ostream& standard_output) {
   if (!robot.trajectory) {
@@ -118,8 +109,8 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   }
   const CycloidalTrajectory<double>& traj = *robot.trajectory;
   const int n = robot.dof();
-  std::unique_ptr<std::ofstream> file;
-  CsvWriter csv(open_output(options, standard_output, file));
+  Output output(options.output, standard_output);
+  CsvWriter csv(output);
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, csv);
   VecX<double> state(3 * n);
@@ -128,6 +119,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
     traj.evaluate(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
     writer.write(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
   }
+  csv.finish();
 }
 
 void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& standard_input,
@@ -144,22 +136,29 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   CsvReader reader(from_stdin ? standard_input : file_in,
                    from_stdin ? std::string("<stdin>") : options.trajectory);
   const int n = robot.dof();
-  reader.read_header(static_cast<std::size_t>(1 + 3 * n));
+  reader.read_header(column_names({"q", "qd", "qdd"}, n));
+  reader.require_increasing_time();
+  VecX<double> row(1 + 3 * n);
+  if (!reader.next_row(row)) reader.fail_no_samples();
 
-  std::unique_ptr<std::ofstream> file;
-  CsvWriter csv(open_output(options, standard_output, file));
+  // The output is opened only now that the header and the first row have been accepted.
+  Output output(options.output, standard_output);
+  CsvWriter csv(output);
+  csv.set_source(&reader);
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, csv);
-  VecX<double> row(1 + 3 * n);
-  while (reader.next_row(row)) {
+  do {
     writer.write(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));
-  }
+  } while (reader.next_row(row));
+  csv.finish();
 }
 
 }  // namespace
 
 void run_ridim(const RidimOptions& options, std::istream& standard_input,
                std::ostream& standard_output) {
+  check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
+                                                {"the trajectory file", options.trajectory}});
   const RobotFile robot = load_robot_file(options.robot);
   if (options.trajectory.empty()) {
     run_generated(robot, options, standard_output);
