@@ -35,7 +35,7 @@ const Tool kTools[] = {
 // The same, running long enough to be interrupted.
 const Tool kLongRuns[] = {
     {DENOC_RIDIM_EXE, "'" + kStanford + "'"},  // with samples raised in the test
-    {DENOC_RFDSIM_EXE, "'" + kPlanar + "' --free-fall --t-end 1e7"},
+    {DENOC_RFDSIM_EXE, "'" + kPlanar + "' --free-fall --t-end 1e6"},
 };
 
 class Faults : public cli::CliTest {

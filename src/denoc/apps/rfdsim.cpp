@@ -1,6 +1,7 @@
 #include "denoc/apps/rfdsim.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -54,12 +55,29 @@ void check_options(const RfdsimOptions& o) {
   require(std::isfinite(s.atol) && s.atol > 0, "--atol: must be positive");
   require(std::isfinite(s.step) && s.step >= 0, "--step: must be positive");
   require(std::isfinite(s.min_step) && s.min_step >= 0, "--min-step: must be >= 0");
+  // Spec §11: bounded work, decided before anything runs (and no float-to-integer overflow).
+  const auto shortest = [](double x) {
+    char text[32];
+    return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
+  };
+  require(OutputTimes::count(o.t_end, o.dt) <= 1e9,
+          "--t-end " + shortest(o.t_end) + " with --dt " + shortest(o.dt) +
+              ": more than 10^9 output rows; raise --dt or lower --t-end");
+  if (s.method == Method::rk4 && s.step > 0) {
+    require(o.t_end / s.step <= 1e12, "--step " + shortest(s.step) + " with --t-end " +
+                                          shortest(o.t_end) +
+                                          ": more than 10^12 rk4 steps; raise --step");
+  }
 }
 
 // q0 or qd0: the command line's values, else the robot file's, else zero.
 VecX<double> initial(const std::optional<std::vector<double>>& given,
                      const std::optional<VecX<double>>& from_file, int n, const char* option) {
   if (given) {
+    for (std::size_t i = 0; i < given->size(); ++i) {
+      require(std::isfinite((*given)[i]),
+              std::string(option) + ": value " + std::to_string(i + 1) + " is not a finite number");
+    }
     require(static_cast<int>(given->size()) == n, std::string(option) + ": expected " +
                                                       std::to_string(n) + " values, found " +
                                                       std::to_string(given->size()));
