@@ -307,13 +307,18 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path) {
   }
   const Reader reader(path);
   if (documents.size() > 1) {
-    long line = documents[1].Mark().line + 1;
-    if (line <= 0) {  // an empty second document has no mark: find its `---`
-      for (std::size_t at = text.find("---"); at != std::string::npos;
-           at = text.find("---", at + 3)) {
-        if (at > 0 && text[at - 1] == '\n') line = line_at(text, at);
-      }
+    // The `---` that starts it: the first one after a line of content.
+    long line = 0, number = 0;
+    bool content = false;
+    for (std::size_t start = 0; start < text.size() && line == 0;) {
+      const std::size_t end = std::min(text.find('\n', start), text.size());
+      const std::string_view l(text.data() + start, end - start);
+      ++number;
+      if (l.substr(0, 3) == "---" && content) line = number;
+      if (!l.empty() && l[0] != '#' && l[0] != '%' && l.substr(0, 3) != "---") content = true;
+      start = end + 1;
     }
+    if (line == 0) line = documents[1].Mark().line + 1;
     throw InputError(path + ":" + std::to_string(line) +
                      ": a second YAML document; a robot file is one document (remove the `---`)");
   }
