@@ -54,23 +54,39 @@ void CsvReader::fail(const std::string& what) const {
 // file without line breaks cannot take the memory. A UTF-8 byte-order mark opening the file is
 // dropped.
 bool CsvReader::next_line() {
-  if (!chunk_) chunk_.reset(new char[kMaxLine + 2]);  // pages are touched only as lines need
-  in_.getline(chunk_.get(), static_cast<std::streamsize>(kMaxLine + 2));
-  const std::size_t stored = static_cast<std::size_t>(in_.gcount());
-  if (stored == 0) {
-    if (in_.bad()) fail("read error after this line");
-    return false;  // the end of the input
+  constexpr std::streamsize kChunk = 4096;
+  if (!chunk_) chunk_.reset(new char[kChunk]);
+  line_.clear();
+  bool any = false;
+  for (;;) {
+    in_.getline(chunk_.get(), kChunk);
+    const std::size_t stored = static_cast<std::size_t>(in_.gcount());
+    if (stored == 0) {
+      if (in_.bad()) fail("read error after this line");
+      if (!any) return false;  // the end of the input
+      break;
+    }
+    any = true;
+    if (in_.eof()) {  // a last line without '\n'
+      line_.append(chunk_.get(), stored);
+      break;
+    }
+    if (in_.fail()) {  // the chunk is full and the line goes on
+      line_.append(chunk_.get(), stored);
+      in_.clear();
+      if (line_.size() > kMaxLine) {
+        ++line_number_;
+        fail("line longer than 1 MiB (" + std::to_string(kMaxLine) + " bytes)");
+      }
+      continue;
+    }
+    line_.append(chunk_.get(), stored - 1);  // gcount counted the '\n'
+    break;
   }
   ++line_number_;
-  if (in_.fail() && !in_.eof()) {
-    if (in_.bad()) fail("read error");
+  if (line_.size() > kMaxLine) {
     fail("line longer than 1 MiB (" + std::to_string(kMaxLine) + " bytes)");
   }
-  // gcount counts the '\n' extracted; a last line without one ends at the end of the file.
-  const std::size_t length = in_.eof() ? stored : stored - 1;
-  line_.assign(chunk_.get(), length);
-  if (line_.size() > kMaxLine)
-    fail("line longer than 1 MiB (" + std::to_string(kMaxLine) + " bytes)");
   if (!line_.empty() && line_.back() == '\r') line_.pop_back();
   if (line_number_ == 1 && line_.compare(0, 3, "\xEF\xBB\xBF") == 0) line_.erase(0, 3);
   return true;

@@ -48,7 +48,7 @@ class CsvReader {
 
   std::istream& in_;
   std::string name_;
-  std::unique_ptr<char[]> chunk_;  // kMaxLine + 2 bytes for istream::getline
+  std::unique_ptr<char[]> chunk_;  // for istream::getline, a line read in chunks
   std::string line_;
   long line_number_ = 0;
   std::vector<std::string> header_;
