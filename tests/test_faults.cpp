@@ -240,4 +240,42 @@ TEST_F(Faults, OutputNamingAnInputIsRefusedAndTheInputKept) {
   EXPECT_EQ(run(DENOC_RIDIM_EXE, "robot.yaml t.csv -o sub/t.csv").status, 0);
 }
 
+TEST_F(Faults, NonFiniteResultStopsBeforeItsRowAndKeepsTheRowsBefore) {
+  // ridim: a finite row whose torques overflow (qd = 1e308), after two good rows.
+  write("t.csv",
+        "t,q1,q2,q3,qd1,qd2,qd3,qdd1,qdd2,qdd3\n0,0,0,0,0,0,0,0,0,0\n0.1,0,0,0,0,0,0,0,0,0\n"
+        "0.2,0,0,0,1e308,0,0,0,0,0\n0.3,0,0,0,0,0,0,0,0,0\n");
+  Result r = run(DENOC_RIDIM_EXE, "'" + kPlanar + "' t.csv -o out.csv");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("ridim: at t = 0.2 (t.csv line 4): tau"), std::string::npos) << r.err;
+  auto lines = lines_of(read("out.csv"));
+  ASSERT_EQ(lines.size(), 3u);  // the header and the rows at t = 0 and 0.1
+  EXPECT_EQ(lines.back().rfind("0.1,", 0), 0u);
+
+  // rfdsim: a robot whose mass overflows the energies from the first row on.
+  std::string robot = slurp(kPlanar);
+  robot.replace(robot.find("mass: 3"), 7, "mass: 1e308");
+  write("heavy.yaml", robot);
+  r = run(DENOC_RFDSIM_EXE, "heavy.yaml --free-fall -o out.csv");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("rfdsim: at t = 0: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" would be "), std::string::npos) << r.err;
+  lines = lines_of(read("out.csv"));
+  ASSERT_EQ(lines.size(), 1u);  // the header only: no row with inf or nan
+}
+
+TEST_F(Faults, OutputTimesEndAtTEndEvenBeyondDt) {
+  // t-end < dt: the rows t = 0 and t = t-end (issue 11, case 7: one row labelled t = 1 before).
+  const Result r = run(DENOC_RFDSIM_EXE, "'" + kPlanar + "' --free-fall --t-end 1 --dt 1e300");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[1].rfind("0,", 0), 0u);
+  EXPECT_EQ(lines[2].rfind("1,", 0), 0u);
+  // And t-end = 0: the one row at t = 0.
+  const Result zero = run(DENOC_RFDSIM_EXE, "'" + kPlanar + "' --free-fall --t-end 0");
+  ASSERT_EQ(zero.status, 0) << zero.err;
+  EXPECT_EQ(lines_of(zero.out).size(), 2u);
+}
+
 }  // namespace
