@@ -148,7 +148,8 @@ TEST_F(RidimCli, StandardInputAndOutputFile) {
 TEST_F(RidimCli, MalformedTrajectoryNamesTheLine) {
   const std::string header = "t,q1,q2,q3,qd1,qd2,qd3,qdd1,qdd2,qdd3\n";
   const std::string good = "0,1,2,3,4,5,6,7,8,9\n";
-  write("short.csv", header + good + good + "0.1,1,2,3,4,5,6,7,8\n" + good);
+  const std::string later = "0.05,1,2,3,4,5,6,7,8,9\n";  // time increases row to row
+  write("short.csv", header + good + later + "0.1,1,2,3,4,5,6,7,8\n" + good);
   Result r = ridim("'" + kPlanar + "' short.csv -o out.csv");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("short.csv:4: expected 10 columns, found 9"), std::string::npos) << r.err;

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "denoc/apps/cli_checks.hpp"
 #include "denoc/apps/rfdsim.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/output.hpp"
 #include "denoc/io/overrides.hpp"
 #include "denoc/version.hpp"
 
@@ -50,18 +52,26 @@ int main(int argc, char** argv) {
   app.add_option("--tip", options.tip_link,
                  "URDF robot file: the link the chain ends at (default: the only leaf)")
       ->option_text("LINK");
-  app.add_option("--t-end", options.t_end, "Simulated time, s")->default_val(options.t_end);
-  app.add_option("--dt", options.dt, "Time between output rows, s")->default_val(options.dt);
+  app.add_option("--t-end", options.t_end, "Simulated time, s")
+      ->default_val(options.t_end)
+      ->check(denoc::finite_number());
+  app.add_option("--dt", options.dt, "Time between output rows, s")
+      ->default_val(options.dt)
+      ->check(denoc::finite_number());
   app.add_option("--q0", q0, "Initial joint positions, rad or m (default: the robot file's)")
       ->delimiter(',')
+      ->check(denoc::finite_number())
       ->option_text("V1,V2,...");
   app.add_option("--qd0", qd0, "Initial joint rates, rad/s or m/s (default: the robot file's)")
       ->delimiter(',')
+      ->check(denoc::finite_number())
       ->option_text("V1,V2,...");
   app.add_option("--rtol", options.integrator.rtol, "Relative error tolerance per step")
-      ->default_val(options.integrator.rtol);
+      ->default_val(options.integrator.rtol)
+      ->check(denoc::finite_number());
   app.add_option("--atol", options.integrator.atol, "Absolute error tolerance per step")
-      ->default_val(options.integrator.atol);
+      ->default_val(options.integrator.atol)
+      ->check(denoc::finite_number());
   app.add_option("--method", method,
                  "dopri5 (default: Dormand-Prince 5(4), dense output), cash-karp54 or\n"
                  "fehlberg78 (adaptive), rk4 (classical Runge-Kutta, fixed --step)")
@@ -71,10 +81,12 @@ int main(int argc, char** argv) {
   app.add_option("--step", options.integrator.step,
                  "rk4: the fixed step, s (default: dt); adaptive methods: the first trial step "
                  "(default: dt/100)")
+      ->check(denoc::finite_number())
       ->option_text("S");
   app.add_option("--min-step", options.integrator.min_step,
                  "Adaptive methods fail (exit 1) if the step falls below this, s\n"
                  "(default: only when it can no longer advance t)")
+      ->check(denoc::finite_number())
       ->option_text("S");
   app.add_option("--algorithm", algorithm,
                  "udu (default)  O(n): I = U D U^T without forming I, Saha (1999, 1997)\n"
@@ -106,7 +118,8 @@ int main(int argc, char** argv) {
                  "base (default) or tool: the frame in which --wrench's vectors are given")
       ->check(CLI::IsMember({"base", "tool"}))
       ->option_text("NAME");
-  app.add_option("-o,--output", options.output, "Write the CSV to this file");
+  app.add_option("-o,--output", options.output, "Write the CSV to this file")
+      ->check(denoc::non_empty_path());
   app.add_flag("--stats", stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on "
                "standard error (and the stick-slip events)");
@@ -156,12 +169,16 @@ int main(int argc, char** argv) {
 
   denoc::IntegrationStats run_stats;
   int status = 0;
+  denoc::install_stop_signal_handlers();
   try {
     if (progress) options.progress = denoc::ProgressMode::on;
     if (quiet) options.progress = denoc::ProgressMode::off;
     for (const std::string& set : sets)
       options.overrides.push_back(denoc::parse_override(set));
     denoc::run_rfdsim(options, std::cin, std::cout, run_stats);
+  } catch (const denoc::Interrupted& e) {
+    std::cerr << "rfdsim: " << e.what() << '\n';
+    status = 128 + e.signal_number;
   } catch (const denoc::InputError& e) {
     std::cerr << "rfdsim: " << e.what() << '\n';
     status = 2;

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "denoc/apps/cli_checks.hpp"
 #include "denoc/apps/ridim.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/output.hpp"
 #include "denoc/io/overrides.hpp"
 #include "denoc/version.hpp"
 
@@ -33,7 +35,6 @@ int main(int argc, char** argv) {
   app.add_option("trajectory", options.trajectory,
                  "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units; - reads standard "
                  "input; omitted: the robot file's trajectory block");
-  app.add_option("-o,--output", options.output, "Write the CSV to this file");
   app.add_option("--base", options.base_link,
                  "URDF robot file: the link the chain starts from (default: the root link)")
       ->option_text("LINK");
@@ -51,6 +52,8 @@ int main(int argc, char** argv) {
   app.add_option("--tip", options.tip_link,
                  "URDF robot file: the link the chain ends at (default: the only leaf)")
       ->option_text("LINK");
+  app.add_option("-o,--output", options.output, "Write the CSV to this file")
+      ->check(denoc::non_empty_path());
   app.add_option("-q,--quantity", quantity,
                  "What to compute at each sample: torques (default), mass-matrix,\n"
                  "inverse-mass-matrix, bias (tau with qdd = 0), gravity (tau with qd = qdd = 0),\n"
@@ -122,12 +125,16 @@ int main(int argc, char** argv) {
   for (const auto& [name, value] : denoc::ridim_algorithm_names()) {
     if (name == algorithm) options.algorithm = value;
   }
+  denoc::install_stop_signal_handlers();
   try {
     if (progress) options.progress = denoc::ProgressMode::on;
     if (quiet) options.progress = denoc::ProgressMode::off;
     for (const std::string& set : sets)
       options.overrides.push_back(denoc::parse_override(set));
     denoc::run_ridim(options, std::cin, std::cout);
+  } catch (const denoc::Interrupted& e) {
+    std::cerr << "ridim: " << e.what() << '\n';
+    return 128 + e.signal_number;
   } catch (const denoc::InputError& e) {
     std::cout.flush();
     std::cerr << "ridim: " << e.what() << '\n';

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/sampled_forces.hpp"
 
@@ -70,12 +72,29 @@ void check_options(const RfdsimOptions& o) {
           "--coulomb-velocity: must be positive");
   require(o.friction.coulomb != CoulombModel::stick_slip || s.method == Method::dopri5,
           "--coulomb stick-slip: locates its events on dopri5's dense output; use --method dopri5");
+  // Spec §11: bounded work, decided before anything runs (and no float-to-integer overflow).
+  const auto shortest = [](double x) {
+    char text[32];
+    return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
+  };
+  require(OutputTimes::count(o.t_end, o.dt) <= 1e9,
+          "--t-end " + shortest(o.t_end) + " with --dt " + shortest(o.dt) +
+              ": more than 10^9 output rows; raise --dt or lower --t-end");
+  if (s.method == Method::rk4 && s.step > 0) {
+    require(o.t_end / s.step <= 1e12, "--step " + shortest(s.step) + " with --t-end " +
+                                          shortest(o.t_end) +
+                                          ": more than 10^12 rk4 steps; raise --step");
+  }
 }
 
 // q0 or qd0: the command line's values, else the robot file's, else zero.
 VecX<double> initial(const std::optional<std::vector<double>>& given,
                      const std::optional<VecX<double>>& from_file, int n, const char* option) {
   if (given) {
+    for (std::size_t i = 0; i < given->size(); ++i) {
+      require(std::isfinite((*given)[i]),
+              std::string(option) + ": value " + std::to_string(i + 1) + " is not a finite number");
+    }
     require(static_cast<int>(given->size()) == n, std::string(option) + ": expected " +
                                                       std::to_string(n) + " values, found " +
                                                       std::to_string(given->size()));
@@ -143,6 +162,9 @@ class RowWriter {
 
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats) {
+  check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
+                                                {"the torque file", options.torques},
+                                                {"the wrench file", options.wrench}});
   const RobotFile robot =
       load_robot_file(options.robot, options.overrides, {options.base_link, options.tip_link});
   for (const std::string& warning : robot.warnings)
@@ -193,13 +215,8 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
     }
   } inputs(*forces, wrench.get());
 
-  std::ofstream file;
-  if (!options.output.empty() && options.output != "-") {
-    file.open(options.output, std::ios::binary | std::ios::trunc);
-    require(static_cast<bool>(file),
-            options.output + ": cannot open for writing: " + std::strerror(errno));
-  }
-  CsvWriter csv(file.is_open() ? file : standard_output);
+  Output output(options.output, standard_output);
+  CsvWriter csv(output);
   csv.header(output_header(n));
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
@@ -215,7 +232,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
         progress.update(reached = t);
       },
       stats);
-  csv.flush();
+  csv.finish();
   progress.finish(reached);
 }
 

@@ -14,6 +14,7 @@
 #include "denoc/io/describe.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
+#include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
@@ -307,16 +308,6 @@ std::unique_ptr<SampledForces> open_wrench(const RidimOptions& options, std::ifs
   return std::make_unique<SampledForces>(in, options.wrench, 6);
 }
 
-// Standard output, or the -o file opened only once the input has been accepted.
-std::ostream& open_output(const RidimOptions& options, std::ostream& standard_output,
-                          std::unique_ptr<std::ofstream>& file) {
-  if (options.output.empty() || options.output == "-") return standard_output;
-  file = std::make_unique<std::ofstream>(options.output, std::ios::binary | std::ios::trunc);
-  if (!*file)
-    throw InputError(options.output + ": cannot open for writing: " + std::strerror(errno));
-  return *file;
-}
-
 void run_generated(const RobotFile& robot, const RidimOptions& options,
                    std::ostream& standard_output) {
   if (!robot.trajectory) {
@@ -328,8 +319,8 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   const int n = robot.dof();
   std::ifstream wrench_file;
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
-  std::unique_ptr<std::ofstream> file;
-  CsvWriter csv(open_output(options, standard_output, file));
+  Output output(options.output, standard_output);
+  CsvWriter csv(output);
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv, options.friction,
                       wrench.get(), options.wrench_in_tool_frame, robot.check_positive_definite);
@@ -342,7 +333,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
     writer.write(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
     progress.update(static_cast<double>(k + 1));
   }
-  csv.flush();
+  csv.finish();
   progress.finish(static_cast<double>(traj.samples));
 }
 
@@ -360,12 +351,17 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   CsvReader reader(from_stdin ? standard_input : file_in,
                    from_stdin ? std::string("<stdin>") : options.trajectory);
   const int n = robot.dof();
-  reader.read_header(static_cast<std::size_t>(1 + 3 * n));
+  reader.read_header(column_names({"q", "qd", "qdd"}, n));
+  reader.require_increasing_time();
+  VecX<double> row(1 + 3 * n);
+  if (!reader.next_row(row)) reader.fail_no_samples();
   std::ifstream wrench_file;
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
 
-  std::unique_ptr<std::ofstream> file;
-  CsvWriter csv(open_output(options, standard_output, file));
+  // The output is opened only now that the header and the first row have been accepted.
+  Output output(options.output, standard_output);
+  CsvWriter csv(output);
+  csv.set_source(&reader);
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv, options.friction,
                       wrench.get(), options.wrench_in_tool_frame, robot.check_positive_definite);
@@ -377,13 +373,12 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
     progress.set_fraction_source(
         [&file_in, bytes] { return static_cast<double>(file_in.tellg()) / bytes; });
   }
-  VecX<double> row(1 + 3 * n);
   double rows = 0;
-  while (reader.next_row(row)) {
+  do {
     writer.write(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));
     progress.update(++rows);
-  }
-  csv.flush();
+  } while (reader.next_row(row));
+  csv.finish();
   progress.finish(rows);
 }
 
@@ -391,6 +386,9 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
 
 void run_ridim(const RidimOptions& options, std::istream& standard_input,
                std::ostream& standard_output) {
+  check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
+                                                {"the trajectory file", options.trajectory},
+                                                {"the wrench file", options.wrench}});
   const RobotFile robot =
       load_robot_file(options.robot, options.overrides, {options.base_link, options.tip_link});
   for (const std::string& warning : robot.warnings)

@@ -2,10 +2,12 @@
 
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <istream>
 #include <ostream>
 
 #include "denoc/io/errors.hpp"
+#include "denoc/io/output.hpp"
 
 namespace denoc {
 
@@ -32,7 +34,10 @@ constexpr std::size_t kFlushSize = 1 << 16;
 
 bool parse_double(std::string_view field, double& value) {
   field = trim(field);
-  if (!field.empty() && field.front() == '+') field.remove_prefix(1);
+  if (!field.empty() && field.front() == '+') {
+    field.remove_prefix(1);
+    if (!field.empty() && field.front() == '-') return false;  // "+-1": two signs
+  }
   if (field.empty()) return false;
   const char* end = field.data() + field.size();
   const auto [ptr, ec] = std::from_chars(field.data(), end, value);
@@ -45,19 +50,77 @@ void CsvReader::fail(const std::string& what) const {
   throw InputError(name_ + ":" + std::to_string(line_number_) + ": " + what);
 }
 
+// One line into line_, without its '\n' (and a '\r' before it), at most kMaxLine bytes: a
+// file without line breaks cannot take the memory. A UTF-8 byte-order mark opening the file is
+// dropped.
+bool CsvReader::next_line() {
+  constexpr std::streamsize kChunk = 4096;
+  if (!chunk_) chunk_.reset(new char[kChunk]);
+  line_.clear();
+  bool any = false;
+  for (;;) {
+    in_.getline(chunk_.get(), kChunk);
+    const std::size_t stored = static_cast<std::size_t>(in_.gcount());
+    if (stored == 0) {
+      if (in_.bad()) fail("read error after this line");
+      if (!any) return false;  // the end of the input
+      break;
+    }
+    any = true;
+    if (in_.eof()) {  // a last line without '\n'
+      line_.append(chunk_.get(), stored);
+      break;
+    }
+    if (in_.fail()) {  // the chunk is full and the line goes on
+      line_.append(chunk_.get(), stored);
+      in_.clear();
+      if (line_.size() > kMaxLine) {
+        ++line_number_;
+        fail("line longer than 1 MiB (" + std::to_string(kMaxLine) + " bytes)");
+      }
+      continue;
+    }
+    line_.append(chunk_.get(), stored - 1);  // gcount counted the '\n'
+    break;
+  }
+  ++line_number_;
+  if (line_.size() > kMaxLine) {
+    fail("line longer than 1 MiB (" + std::to_string(kMaxLine) + " bytes)");
+  }
+  if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+  if (line_number_ == 1 && line_.compare(0, 3, "\xEF\xBB\xBF") == 0) line_.erase(0, 3);
+  return true;
+}
+
 bool CsvReader::next_nonblank_line() {
-  while (std::getline(in_, line_)) {
-    ++line_number_;
+  while (next_line()) {
     if (!trim(line_).empty()) return true;
   }
-  if (in_.bad())
-    throw InputError(name_ + ": read error after line " + std::to_string(line_number_));
   return false;
+}
+
+void CsvReader::fail_no_samples() const {
+  throw InputError(name_ + ":" + std::to_string(line_number_) +
+                   ": no samples: the file ends after its header");
+}
+
+const std::vector<std::string>& CsvReader::read_header(const std::vector<std::string>& names) {
+  read_header(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (header_[i] == names[i]) continue;
+    std::string expected;
+    for (const std::string& name : names)
+      expected += (expected.empty() ? "" : ",") + name;
+    fail("header column " + std::to_string(i + 1) + " is '" + header_[i] + "', expected '" +
+         names[i] + "' (the header must read " + expected + ")");
+  }
+  return header_;
 }
 
 const std::vector<std::string>& CsvReader::read_header(std::size_t columns) {
   if (!next_nonblank_line()) {
-    throw InputError(name_ + ": empty, expected a header line with " + std::to_string(columns) +
+    throw InputError(name_ + ":" + std::to_string(line_number_ + 1) +
+                     ": empty file, expected a header line with " + std::to_string(columns) +
                      " columns");
   }
   header_.clear();
@@ -103,10 +166,32 @@ bool CsvReader::next_row(Eigen::Ref<VecX<double>> row) {
   if (column != expected) {
     fail("expected " + std::to_string(expected) + " columns, found " + std::to_string(column));
   }
+  if (increasing_time_ && expected > 0) {
+    if (have_time_ && !(row[0] > previous_time_)) {
+      char previous[32];
+      const auto end = std::to_chars(previous, previous + sizeof previous, previous_time_).ptr;
+      fail("t must increase from row to row (previous t = " + std::string(previous, end) + ")");
+    }
+    have_time_ = true;
+    previous_time_ = row[0];
+  }
   return true;
 }
 
-CsvWriter::CsvWriter(std::ostream& out) : out_(out) {
+std::vector<std::string> column_names(const std::vector<std::string>& prefixes, int n) {
+  std::vector<std::string> names{"t"};
+  for (const std::string& prefix : prefixes) {
+    for (int i = 1; i <= n; ++i)
+      names.push_back(prefix + std::to_string(i));
+  }
+  return names;
+}
+
+CsvWriter::CsvWriter(std::ostream& out) : stream_(&out) {
+  buffer_.reserve(kFlushSize + 4096);
+}
+
+CsvWriter::CsvWriter(Output& out) : output_(&out) {
   buffer_.reserve(kFlushSize + 4096);
 }
 
@@ -118,11 +203,12 @@ CsvWriter::~CsvWriter() {
 }
 
 void CsvWriter::header(const std::vector<std::string>& names) {
+  names_ = names;
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (i) buffer_ += ',';
     buffer_ += names[i];
   }
-  end_row();
+  buffer_ += '\n';
 }
 
 void CsvWriter::put(double x) {
@@ -132,16 +218,60 @@ void CsvWriter::put(double x) {
   buffer_.append(text, end);
 }
 
+void CsvWriter::non_finite(double t, std::size_t column, double value) const {
+  char text[32];
+  std::string message = "at t = ";
+  message.append(text, std::to_chars(text, text + sizeof text, t).ptr);
+  if (source_) {
+    message += " (" + source_->name() + " line " + std::to_string(source_->line_number()) + ")";
+  }
+  message +=
+      ": " + (column < names_.size() ? names_[column] : "column " + std::to_string(column + 1));
+  message.append(" would be ").append(text, std::to_chars(text, text + sizeof text, value).ptr);
+  throw RunError(message +
+                 "; a finite input made the result overflow, so the run stops before this row");
+}
+
+void CsvWriter::check_stop_signal() const {
+  const int signal = pending_stop_signal();
+  if (!signal || !output_) return;
+  std::string message =
+      std::string(signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
+  if (rows_ == 0) {
+    message += " before the first row";
+  } else {
+    char text[32];
+    message += " after row " + std::to_string(rows_) + ", t = ";
+    message.append(text, std::to_chars(text, text + sizeof text, last_t_).ptr);
+  }
+  throw Interrupted(signal, message + "; the rows up to there are in " + output_->name());
+}
+
 void CsvWriter::row(double t, const Eigen::Ref<const VecX<double>>& values) {
+  if (output_ && !values.allFinite()) {
+    Eigen::Index i = 0;
+    while (std::isfinite(values[i]))
+      ++i;
+    non_finite(t, static_cast<std::size_t>(i) + 1, values[i]);
+  }
   put(t);
   for (Eigen::Index i = 0; i < values.size(); ++i) {
     buffer_ += ',';
     put(values[i]);
   }
-  end_row();
+  end_row(t);
 }
 
 void CsvWriter::matrix_row(double t, const Eigen::Ref<const MatX<double>>& values) {
+  if (output_ && !values.allFinite()) {
+    for (Eigen::Index i = 0; i < values.rows(); ++i) {
+      for (Eigen::Index j = 0; j < values.cols(); ++j) {
+        if (!std::isfinite(values(i, j))) {
+          non_finite(t, static_cast<std::size_t>(i * values.cols() + j) + 1, values(i, j));
+        }
+      }
+    }
+  }
   put(t);
   for (Eigen::Index i = 0; i < values.rows(); ++i) {
     for (Eigen::Index j = 0; j < values.cols(); ++j) {
@@ -149,18 +279,42 @@ void CsvWriter::matrix_row(double t, const Eigen::Ref<const MatX<double>>& value
       put(values(i, j));
     }
   }
-  end_row();
+  end_row(t);
 }
 
-void CsvWriter::end_row() {
+void CsvWriter::end_row(double t) {
   buffer_ += '\n';
+  ++rows_;
+  last_t_ = t;
   if (buffer_.size() >= kFlushSize) flush();
+  if (pending_stop_signal()) {
+    flush();
+    check_stop_signal();
+  }
 }
 
 void CsvWriter::flush() {
-  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-  out_.flush();
+  if (output_) {
+    try {
+      output_->write(buffer_.data(), buffer_.size());
+    } catch (...) {
+      buffer_.clear();  // the destructor must not try the same bytes again
+      throw;
+    }
+    buffer_.clear();
+    return;
+  }
+  stream_->write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  stream_->flush();
   buffer_.clear();
+}
+
+void CsvWriter::finish() {
+  flush();
+  if (output_) {
+    output_->close();
+    check_stop_signal();
+  }
 }
 
 }  // namespace denoc

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,32 +20,62 @@ class CsvReader {
 
   // Reads the header line and checks it has `columns` fields; throws InputError otherwise.
   const std::vector<std::string>& read_header(std::size_t columns);
+  // The same, and checks the names too (spec §11: right count, wrong names is an error).
+  const std::vector<std::string>& read_header(const std::vector<std::string>& names);
 
   // Reads the next data row into `row` (size = columns); false at the end of the input.
-  // Blank lines are skipped. Throws InputError naming the line for a malformed row.
+  // Blank lines are skipped. Throws InputError naming the line for a malformed row, a line
+  // longer than kMaxLine, or (after require_increasing_time) a time not above the previous.
   bool next_row(Eigen::Ref<VecX<double>> row);
+
+  // Column 0 is time, and must increase strictly from row to row (spec §11).
+  void require_increasing_time() { increasing_time_ = true; }
+
+  // Throws InputError "no samples after the header" naming the file and the line.
+  [[noreturn]] void fail_no_samples() const;
+
+  // Throws InputError naming the file and the current line.
+  [[noreturn]] void fail(const std::string& what) const;
+
+  static constexpr std::size_t kMaxLine = std::size_t(1) << 20;  // 1 MiB
 
   long line_number() const { return line_number_; }
   const std::string& name() const { return name_; }
 
  private:
   bool next_nonblank_line();
-  [[noreturn]] void fail(const std::string& what) const;
+  bool next_line();
 
   std::istream& in_;
   std::string name_;
+  std::unique_ptr<char[]> chunk_;  // for istream::getline, a line read in chunks
   std::string line_;
   long line_number_ = 0;
   std::vector<std::string> header_;
+  bool increasing_time_ = false;
+  bool have_time_ = false;
+  double previous_time_ = 0;
 };
 
-// Parses a whole field as a finite double (surrounding spaces allowed); false if it is not one.
+// The header names t, then p1..pn for each prefix p in turn: {"q", "qd", "qdd"} gives the
+// trajectory file's t,q1..qn,qd1..qdn,qdd1..qddn (spec §2).
+std::vector<std::string> column_names(const std::vector<std::string>& prefixes, int n);
+
+// Parses a whole field as a finite decimal double with at most one leading sign (surrounding
+// spaces and tabs allowed; no hex, quotes, nan or inf: spec §11); false if it is not one.
 bool parse_double(std::string_view field, double& value);
 
+class Output;
+
+// Rows of numbers in the shortest round-trip form, buffered and written in large blocks.
+// Through an Output (the apps), every write is checked, a row that would hold inf or nan is
+// refused (RunError naming the time, the column and, given set_source, the input line), and a
+// pending SIGINT or SIGTERM stops the run after the row (Interrupted).
 class CsvWriter {
  public:
   explicit CsvWriter(std::ostream& out);
-  ~CsvWriter();
+  explicit CsvWriter(Output& out);
+  ~CsvWriter();  // writes what is buffered (the rows before a failure stay), errors ignored
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
 
@@ -54,13 +85,24 @@ class CsvWriter {
   // The same for a matrix, written row-major.
   void matrix_row(double t, const Eigen::Ref<const MatX<double>>& values);
   void flush();
+  // The end of a successful run: flush, then close the Output (reporting a failure).
+  void finish();
+  // Messages about a non-finite row name the line of `source` it was computed from.
+  void set_source(const CsvReader* source) { source_ = source; }
 
  private:
   void put(double x);
-  void end_row();
+  void end_row(double t);
+  [[noreturn]] void non_finite(double t, std::size_t column, double value) const;
+  void check_stop_signal() const;
 
-  std::ostream& out_;
+  std::ostream* stream_ = nullptr;
+  Output* output_ = nullptr;
   std::string buffer_;
+  std::vector<std::string> names_;
+  const CsvReader* source_ = nullptr;
+  long rows_ = 0;  // data rows written
+  double last_t_ = 0;
 };
 
 }  // namespace denoc

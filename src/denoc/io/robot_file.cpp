@@ -1,7 +1,9 @@
 #include "denoc/io/robot_file.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -293,20 +295,137 @@ Transform<double> read_base(const Reader& reader, const YAML::Node& node, double
   return base;
 }
 
+// True if `text` is well-formed UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
+bool is_utf8(const std::string& text) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    std::size_t extra;
+    unsigned min;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      extra = 1, min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2, min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3, min = 0x10000;
+    } else {
+      return false;
+    }
+    if (i + extra >= n) return false;  // cut short by the end of the text
+    unsigned code = c & (0x3F >> extra);
+    for (std::size_t k = 1; k <= extra; ++k) {
+      const unsigned char d = static_cast<unsigned char>(text[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      code = (code << 6) | (d & 0x3F);
+    }
+    if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+// What yaml-cpp accepts and a robot file must not hold (spec §11): a key given twice in one map
+// (yaml-cpp keeps both and lookups see the first), a key that is not text, text that is not
+// UTF-8, nesting deeper than any robot file needs. Every key of every block, present and future.
+void check_tree(const Reader& reader, const YAML::Node& node, const std::string& key, int depth) {
+  constexpr int kMaxDepth = 16;  // a robot file needs 4 (links[k].inertia.xx)
+  if (depth > kMaxDepth) {
+    reader.fail(key.empty() ? "(top)" : key, node,
+                "nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  }
+  if (node.IsScalar()) {
+    if (!is_utf8(node.Scalar())) reader.fail(key, node, "text that is not UTF-8");
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      check_tree(reader, node[i], key + "[" + std::to_string(i) + "]", depth + 1);
+  } else if (node.IsMap()) {
+    std::set<std::string> seen;
+    for (const auto& item : node) {
+      const std::string where = key.empty() ? "" : key + ".";
+      if (!item.first.IsScalar()) reader.fail(where + "?", item.first, "a key must be text");
+      const std::string name = item.first.Scalar();
+      if (!is_utf8(name)) reader.fail(where + "?", item.first, "a key that is not UTF-8");
+      if (!seen.insert(name).second) {
+        reader.fail(where + name, item.first, "given twice in the same block");
+      }
+      check_tree(reader, item.second, where + name, depth + 1);
+    }
+  }
+}
+
+// The 1-based line of byte `offset` of `text`.
+long line_at(const std::string& text, std::size_t offset) {
+  return 1 + static_cast<long>(
+                 std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
 }  // namespace
 
 RobotFile parse_robot_file(const std::string& text, const std::string& path,
                            const std::vector<Override>& overrides) {
-  YAML::Node root;
+  // yaml-cpp reads a NUL as the end of the text, or reports it on a later line.
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string::npos) {
+    throw InputError(path + ":" + std::to_string(line_at(text, nul)) +
+                     ": a NUL byte (a robot file is text)");
+  }
+  // yaml-cpp stops at 2000 levels with a mark that may be past the line; find it here first.
+  int flow_depth = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == quote || c == '\n') quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      i = std::min(text.find('\n', i), text.size()) - 1;  // a comment, to the end of the line
+    } else if (c == '[' || c == '{') {
+      if (++flow_depth > 64) {
+        throw InputError(path + ":" + std::to_string(line_at(text, i)) +
+                         ": nested too deeply (no robot file needs more than a few levels)");
+      }
+    } else if (c == ']' || c == '}') {
+      flow_depth = std::max(0, flow_depth - 1);
+    }
+  }
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(text);
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
+                     ": nested too deeply (no robot file needs more than a few levels)");
   } catch (const YAML::ParserException& e) {
     throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
                      ": YAML syntax error: " + e.msg);
   }
-  apply_overrides(root, overrides, path);  // --set: checked below exactly as the file is
   const Reader reader(path);
-  if (!root.IsMap()) throw InputError(path + ": expected a YAML map with a `links` list");
+  if (documents.size() > 1) {
+    // The `---` that starts it: the first one after a line of content.
+    long line = 0, number = 0;
+    bool content = false;
+    for (std::size_t start = 0; start < text.size() && line == 0;) {
+      const std::size_t end = std::min(text.find('\n', start), text.size());
+      const std::string_view l(text.data() + start, end - start);
+      ++number;
+      if (l.substr(0, 3) == "---" && content) line = number;
+      if (!l.empty() && l[0] != '#' && l[0] != '%' && l.substr(0, 3) != "---") content = true;
+      start = end + 1;
+    }
+    if (line == 0) line = documents[1].Mark().line + 1;
+    throw InputError(path + ":" + std::to_string(line) +
+                     ": a second YAML document; a robot file is one document (remove the `---`)");
+  }
+  YAML::Node root = documents.empty() ? YAML::Node() : documents[0];
+  if (!root.IsMap()) {
+    throw InputError(path + ":1: expected a YAML map with a `links` list");
+  }
+  apply_overrides(root, overrides, path);  // --set: checked below exactly as the file is
+  check_tree(reader, root, "", 0);
   reader.check_keys(root, "",
                     {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
                      "trajectory", "tool", "payload", "base", "inertia_checks"});

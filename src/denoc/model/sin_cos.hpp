@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace denoc {
 
@@ -65,13 +67,19 @@ inline double cos_series(double z) {
 // sin q and cos q for |q| <= kMaxReduced, without a branch.
 inline void sin_cos_reduced(double q, double& sin_q, double& cos_q) {
   using namespace detail;
-  const double k = (q * kTwoOverPi + kRoundToInteger) - kRoundToInteger;
+  const double shifted = q * kTwoOverPi + kRoundToInteger;
+  const double k = shifted - kRoundToInteger;
   const double r = ((q - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
   const double z = r * r;
   const double s = sin_series(r, z), c = cos_series(z);
   // q = r + k pi/2: the quadrant k mod 4 swaps and negates. Selected by multiplying with exact
   // 0, 1 and -1 rather than by branches, which random angles would mispredict.
-  const int quadrant = static_cast<int>(k);
+  // k mod 4 is in the low bits of `shifted`, whose unit in the last place is 1. Read there, not
+  // by converting k to int: for NaN or |q| beyond about 1e9 (sent to std by the callers) that
+  // conversion is undefined behaviour, and this is the same instruction count.
+  std::uint64_t bits;
+  std::memcpy(&bits, &shifted, sizeof bits);
+  const int quadrant = static_cast<int>(bits & 3);
   const double swap = static_cast<double>(quadrant & 1);
   const double sin_sign = 1 - 2 * static_cast<double>((quadrant >> 1) & 1);
   const double cos_sign = 1 - 2 * static_cast<double>(((quadrant + 1) >> 1) & 1);

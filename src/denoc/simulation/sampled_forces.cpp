@@ -10,24 +10,15 @@ namespace denoc {
 
 SampledForces::SampledForces(std::istream& in, const std::string& name, int n)
     : reader_(in, name), n_(static_cast<std::size_t>(n)), row_(1 + n) {
-  reader_.read_header(1 + n_);
-  if (!read_sample()) {
-    throw InputError(name + ": no samples after the header; expected rows t,tau1,...,tau" +
-                     std::to_string(n));
-  }
+  reader_.read_header(column_names({"tau"}, n));
+  reader_.require_increasing_time();
+  if (!read_sample()) reader_.fail_no_samples();
 }
 
 bool SampledForces::read_sample() {
   if (at_end_ || !reader_.next_row(row_)) {
     at_end_ = true;
     return false;
-  }
-  if (!times_.empty() && !(row_[0] > times_.back())) {
-    char previous[32];
-    const auto end = std::to_chars(previous, previous + sizeof previous, times_.back()).ptr;
-    throw InputError(
-        reader_.name() + ":" + std::to_string(reader_.line_number()) +
-        ": t must increase from row to row (previous t = " + std::string(previous, end) + ")");
   }
   times_.push_back(row_[0]);
   values_.insert(values_.end(), row_.data() + 1, row_.data() + 1 + n_);

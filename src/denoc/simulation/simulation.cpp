@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/errors.hpp"
@@ -207,9 +208,18 @@ OutputTimes::OutputTimes(double t_end, double dt) : t_end_(t_end) {
       break;
     }
   }
-  const long last_multiple = static_cast<long>(std::floor(t_end / dt + 1e-9));
-  size_ = last_multiple + 1;
-  if (t_end - last_multiple * dt > 1e-9 * dt) ++size_;  // t_end is not a multiple of dt
+  const double count = OutputTimes::count(t_end, dt);
+  if (!(count <= 1e15)) throw std::invalid_argument("OutputTimes: too many output times");
+  size_ = static_cast<long>(count);
+}
+
+double OutputTimes::count(double t_end, double dt) {
+  if (!(t_end > 0)) return 1;
+  const double last_multiple = std::floor(t_end / dt + 1e-9);
+  if (!std::isfinite(last_multiple) || last_multiple > 1e15) return HUGE_VAL;
+  // t_end is not a multiple of dt: one more row, at t_end itself (and always after t = 0).
+  const bool extra = last_multiple == 0 || t_end - last_multiple * dt > 1e-9 * dt;
+  return last_multiple + 1 + (extra ? 1 : 0);
 }
 
 double OutputTimes::operator[](long k) const {

@@ -155,8 +155,12 @@ struct IntegrationStats {
 // 0.30000000000000004); the last time is t_end itself, whether or not dt divides it.
 class OutputTimes {
  public:
-  OutputTimes(double t_end, double dt);  // t_end >= 0, dt > 0
+  OutputTimes(double t_end, double dt);  // t_end >= 0, dt > 0, count(t_end, dt) <= 1e15
   long size() const { return size_; }
+  // How many times there are, as a double so that any t_end / dt can be asked (spec §11 bounds
+  // it before anything runs): 0, dt, ... up to t_end, and t_end itself when dt does not divide
+  // it, so t_end < dt gives the two rows 0 and t_end.
+  static double count(double t_end, double dt);
   double operator[](long k) const;
 
  private:

@@ -1,0 +1,131 @@
+#include "denoc/io/output.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <system_error>
+
+namespace denoc {
+
+Output::Output(const std::string& path, std::ostream& standard_output) {
+  if (path.empty() || path == "-") {
+    name_ = "<stdout>";
+    if (&standard_output == &std::cout) {
+      fd_ = STDOUT_FILENO;
+    } else {
+      stream_ = &standard_output;
+    }
+    return;
+  }
+  name_ = path;
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) fail("cannot open for writing", errno);
+  owns_fd_ = true;
+}
+
+Output::~Output() {
+  if (owns_fd_) ::close(fd_);
+}
+
+void Output::fail(const std::string& what, int error) const {
+  throw OutputError(name_ + ": " + what + ": " + std::strerror(error));
+}
+
+void Output::write(const char* data, std::size_t size) {
+  if (stream_) {
+    stream_->write(data, static_cast<std::streamsize>(size));
+    if (!*stream_) throw OutputError(name_ + ": write error");
+    return;
+  }
+  while (size > 0) {
+    const ssize_t written = ::write(fd_, data, size);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      fail("write error", errno);
+    }
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
+
+void Output::close() {
+  if (stream_) {
+    stream_->flush();
+    if (!*stream_) throw OutputError(name_ + ": write error");
+    return;
+  }
+  if (!owns_fd_) return;
+  owns_fd_ = false;
+  // close(2) is where a file system that defers writes (NFS, a full quota) reports them.
+  if (::close(fd_) != 0) fail("error closing", errno);
+}
+
+void check_output_is_not_an_input(const std::string& output,
+                                  const std::vector<std::pair<std::string, std::string>>& inputs) {
+  if (output.empty() || output == "-") return;
+  namespace fs = std::filesystem;
+  struct stat out {};
+  const bool exists = ::stat(output.c_str(), &out) == 0;
+  std::error_code ec;
+  const fs::path out_path = fs::weakly_canonical(output, ec);
+  for (const auto& [what, input] : inputs) {
+    if (input.empty() || input == "-") continue;
+    bool same = false;
+    struct stat in {};
+    if (exists) {
+      // Only files: /dev/stdout and /dev/stdin may well be the same terminal, and that is fine.
+      same = ::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev &&
+             in.st_ino == out.st_ino && S_ISREG(out.st_mode);
+    } else if (!ec) {
+      std::error_code ec_in;
+      const fs::path in_path = fs::weakly_canonical(input, ec_in);
+      same = !ec_in && in_path == out_path;
+    }
+    if (same) {
+      throw InputError("-o " + output + ": is " + what + " " + input +
+                       "; writing there would destroy the input (choose another output)");
+    }
+  }
+}
+
+namespace {
+
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void note_stop_signal(int signal) {
+  if (stop_signal == signal) {
+    // The second one: end at once, as without a handler.
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  stop_signal = signal;
+}
+
+}  // namespace
+
+void install_stop_signal_handlers() {
+  struct sigaction action {};
+  action.sa_handler = note_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // a read or write in progress completes; the row check stops
+  for (int signal : {SIGINT, SIGTERM}) {
+    struct sigaction previous {};
+    sigaction(signal, nullptr, &previous);
+    // A shell runs background jobs with SIGINT ignored; keep it so.
+    if (previous.sa_handler == SIG_IGN) continue;
+    sigaction(signal, &action, nullptr);
+  }
+}
+
+int pending_stop_signal() {
+  return stop_signal;
+}
+
+}  // namespace denoc
