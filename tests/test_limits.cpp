@@ -148,7 +148,7 @@ TEST_F(Limits, ThousandLinkChainInEveryMethodAndAlgorithmOfRfdsim) {
   ASSERT_EQ(cholesky.status, 0) << cholesky.err;
   const std::vector<double> a = last_row(udu.out), b = last_row(cholesky.out);
   ASSERT_TRUE(all_finite(a));
-  ASSERT_EQ(a.size(), 4u * 1000 + 3);
+  ASSERT_EQ(a.size(), 4u * 1000 + 5);  // t, q, qd, qdd, tau, kinetic, potential, work, dissipated
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 1; i <= 2000; ++i)  // q and qd
     EXPECT_NEAR(a[i], b[i], 1e-9 * (1 + std::abs(a[i]))) << "column " << i;

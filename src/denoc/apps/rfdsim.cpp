@@ -198,7 +198,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
     wrench_file.open(options.wrench, std::ios::binary);
     require(static_cast<bool>(wrench_file),
             options.wrench + ": cannot open wrench file: " + std::strerror(errno));
-    wrench = std::make_unique<SampledForces>(wrench_file, options.wrench, 6);
+    wrench = std::make_unique<SampledForces>(wrench_file, options.wrench, kWrenchHeader);
   }
   // Steps end on the samples of both inputs: each is only piecewise smooth.
   struct BothKinks : JointForces {

@@ -305,7 +305,7 @@ std::unique_ptr<SampledForces> open_wrench(const RidimOptions& options, std::ifs
   if (options.wrench.empty()) return nullptr;
   in.open(options.wrench, std::ios::binary);
   if (!in) throw InputError(options.wrench + ": cannot open wrench file: " + std::strerror(errno));
-  return std::make_unique<SampledForces>(in, options.wrench, 6);
+  return std::make_unique<SampledForces>(in, options.wrench, kWrenchHeader);
 }
 
 void run_generated(const RobotFile& robot, const RidimOptions& options,

@@ -9,8 +9,12 @@
 namespace denoc {
 
 SampledForces::SampledForces(std::istream& in, const std::string& name, int n)
-    : reader_(in, name), n_(static_cast<std::size_t>(n)), row_(1 + n) {
-  reader_.read_header(column_names({"tau"}, n));
+    : SampledForces(in, name, column_names({"tau"}, n)) {}
+
+SampledForces::SampledForces(std::istream& in, const std::string& name,
+                             const std::vector<std::string>& header)
+    : reader_(in, name), n_(header.size() - 1), row_(static_cast<Eigen::Index>(header.size())) {
+  reader_.read_header(header);
   reader_.require_increasing_time();
   if (!read_sample()) reader_.fail_no_samples();
 }

@@ -13,11 +13,16 @@
 
 namespace denoc {
 
+// The header of a --wrench file (spec §6).
+inline const std::vector<std::string> kWrenchHeader = {"t", "fx", "fy", "fz", "nx", "ny", "nz"};
+
 class SampledForces : public JointForces {
  public:
   // Reads the header (1 + n columns) and the first sample; throws InputError naming `name` and
   // the line for a bad header, a bad row, no samples, or times that do not increase.
   SampledForces(std::istream& in, const std::string& name, int n);
+  // The same with the header given in full (t first), e.g. the wrench file's t,fx,...,nz.
+  SampledForces(std::istream& in, const std::string& name, const std::vector<std::string>& header);
 
   void at(double t, Eigen::Ref<VecX<double>> tau) override;
   void release_before(double t) override;
