@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -89,5 +90,30 @@ class CliTest : public ::testing::Test {
 
   fs::path dir_;
 };
+
+// A random trajectory CSV for an n-joint robot, rows 0.01 s apart written at full precision, and
+// the states it holds (appended to `states`).
+inline std::string random_trajectory(int n, int rows, std::vector<denoc::VecX<double>>& states,
+                                     unsigned seed = 7) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-2, 2);
+  std::ostringstream csv;
+  std::vector<std::string> header{"t"};
+  for (const char* part : {"q", "qd", "qdd"}) {
+    for (int i = 1; i <= n; ++i)
+      header.push_back(part + std::to_string(i));
+  }
+  denoc::CsvWriter writer(csv);
+  writer.header(header);
+  for (int r = 0; r < rows; ++r) {
+    denoc::VecX<double> state(3 * n);
+    for (int i = 0; i < 3 * n; ++i)
+      state[i] = u(rng);
+    writer.row(0.01 * r, state);
+    states.push_back(state);
+  }
+  writer.flush();
+  return csv.str();
+}
 
 }  // namespace cli

@@ -16,6 +16,7 @@ namespace {
 
 using cli::lines_of;
 using cli::numbers_of;
+using cli::random_trajectory;
 using cli::Result;
 using cli::slurp;
 
@@ -33,29 +34,6 @@ const std::string kPlanar = std::string(DENOC_ROBOTS_DIR) + "/planar3.yaml";
 std::string fields_of_args(const std::string& args) {
   const std::size_t start = args.find(' ') + 1;
   return args.substr(start, args.find(' ', start) - start);
-}
-
-// A random trajectory CSV for an n-joint robot, with rows written at full precision.
-std::string random_trajectory(int n, int rows, std::vector<denoc::VecX<double>>& states) {
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(-2, 2);
-  std::ostringstream csv;
-  std::vector<std::string> header{"t"};
-  for (const char* part : {"q", "qd", "qdd"}) {
-    for (int i = 1; i <= n; ++i)
-      header.push_back(part + std::to_string(i));
-  }
-  denoc::CsvWriter writer(csv);
-  writer.header(header);
-  for (int r = 0; r < rows; ++r) {
-    denoc::VecX<double> state(3 * n);
-    for (int i = 0; i < 3 * n; ++i)
-      state[i] = u(rng);
-    writer.row(0.01 * r, state);
-    states.push_back(state);
-  }
-  writer.flush();
-  return csv.str();
 }
 
 TEST_F(RidimCli, StanfordBuiltInTrajectory) {
