@@ -1,6 +1,7 @@
 #include "denoc/io/robot_file.hpp"
 
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -363,6 +364,78 @@ long line_at(const std::string& text, std::size_t offset) {
                  std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
 }
 
+// Where each document of a YAML stream starts, from the parser's events alone (no nodes built).
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  YAML::Mark start;
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// The line of the `---` that starts a second document: the first one after a line of content.
+long second_document_line(const std::string& text, const YAML::Mark& fallback) {
+  long number = 0;
+  bool content = false;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view l(text.data() + start, end - start);
+    ++number;
+    if (l.substr(0, 3) == "---" && content) return number;
+    if (!l.empty() && l[0] != '#' && l[0] != '%' && l.substr(0, 3) != "---") content = true;
+    start = end + 1;
+  }
+  return fallback.line + 1;
+}
+
+// The file's one YAML document (spec §11: a second one is refused). Not YAML::LoadAll: in
+// yaml-cpp 0.7 (Debian 12) it loops for ever, allocating, on streams where the parser reports a
+// null document without consuming any text (found by fuzz_robot_file; fixed upstream by
+// jbeder/yaml-cpp PR #1319). So the first document is built by YAML::Load, and the stream's
+// documents are counted from the parser's events; a document that starts where the previous one
+// started is that loop, and is refused as a syntax error at its line.
+YAML::Node load_one_document(const std::string& text, const std::string& path) {
+  try {
+    YAML::Node root = YAML::Load(text);
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentStarts events;
+    std::vector<YAML::Mark> starts;
+    while (starts.size() < 2 && parser.HandleNextDocument(events)) {
+      if (!starts.empty() && events.start.pos == starts.back().pos) {
+        throw InputError(path + ":" + std::to_string(events.start.line + 1) +
+                         ": YAML syntax error: text the parser cannot read");
+      }
+      starts.push_back(events.start);
+    }
+    // A second document may be the stuck one: look one further before calling it a document.
+    if (starts.size() == 2) {
+      if (parser.HandleNextDocument(events) && events.start.pos == starts[1].pos) {
+        throw InputError(path + ":" + std::to_string(events.start.line + 1) +
+                         ": YAML syntax error: text the parser cannot read");
+      }
+      throw InputError(path + ":" + std::to_string(second_document_line(text, starts[1])) +
+                       ": a second YAML document; a robot file is one document (remove the `---`)");
+    }
+    return root;
+  } catch (const YAML::DeepRecursion& e) {
+    throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
+                     ": nested too deeply (no robot file needs more than a few levels)");
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
+                     ": YAML syntax error: " + e.msg);
+  }
+}
+
 }  // namespace
 
 RobotFile parse_robot_file(const std::string& text, const std::string& path,
@@ -393,34 +466,8 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
       flow_depth = std::max(0, flow_depth - 1);
     }
   }
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(text);
-  } catch (const YAML::DeepRecursion& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
-                     ": nested too deeply (no robot file needs more than a few levels)");
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
-                     ": YAML syntax error: " + e.msg);
-  }
+  YAML::Node root = load_one_document(text, path);
   const Reader reader(path);
-  if (documents.size() > 1) {
-    // The `---` that starts it: the first one after a line of content.
-    long line = 0, number = 0;
-    bool content = false;
-    for (std::size_t start = 0; start < text.size() && line == 0;) {
-      const std::size_t end = std::min(text.find('\n', start), text.size());
-      const std::string_view l(text.data() + start, end - start);
-      ++number;
-      if (l.substr(0, 3) == "---" && content) line = number;
-      if (!l.empty() && l[0] != '#' && l[0] != '%' && l.substr(0, 3) != "---") content = true;
-      start = end + 1;
-    }
-    if (line == 0) line = documents[1].Mark().line + 1;
-    throw InputError(path + ":" + std::to_string(line) +
-                     ": a second YAML document; a robot file is one document (remove the `---`)");
-  }
-  YAML::Node root = documents.empty() ? YAML::Node() : documents[0];
   if (!root.IsMap()) {
     throw InputError(path + ":1: expected a YAML map with a `links` list");
   }
