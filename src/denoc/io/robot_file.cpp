@@ -120,10 +120,14 @@ Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const st
   auto entry = [&](const char* name) {
     return node[name] ? reader.number(node[name], key + "." + name) : 0.0;
   };
+  // Every entry read before the matrix is filled: a refusal thrown inside Eigen's comma
+  // initializer would leave it unfinished, which its destructor asserts against.
+  const double xx = entry("xx"), yy = entry("yy"), zz = entry("zz"), xy = entry("xy"),
+               xz = entry("xz"), yz = entry("yz");
   Mat3<double> I;
-  I << entry("xx"), entry("xy"), entry("xz"),  //
-      entry("xy"), entry("yy"), entry("yz"),   //
-      entry("xz"), entry("yz"), entry("zz");
+  I << xx, xy, xz,  //
+      xy, yy, yz,   //
+      xz, yz, zz;
   const InertiaProblem problem = inertia_problem(I);
   if (problem.kind == InertiaProblem::triangle && checks.warn) {
     checks.accepted.push_back(key + ": " + problem.what + " (line " +
