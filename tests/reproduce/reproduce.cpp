@@ -7,6 +7,11 @@
 //   denoc_reproduce scaling CHAIN.yaml OUT.csv N1,N2,...
 //       Lee et al. (2007) Fig. 3: seconds per solve of M x = b on the first n links of CHAIN,
 //       by each route.
+//   denoc_reproduce pumaline ROBOT.yaml TRAJECTORY.csv [DT [SEED_DEG]]
+//       Mata et al. (2002) §5.2: the Puma's joint trajectory (t,q,qd,qdd every DT s, default
+//       0.01, ridim's input) that keeps its tool on the paper's straight line, by inverse
+//       kinematics from SEED_DEG (q1,...,q6 in degrees; default puma_line_seed()); prints the
+//       largest pose and velocity errors along it and the first and last q.
 //   denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX
 //       Lee et al. (2007) §4.3 and Appendix: the polypeptide chain's M, M^-1 (Fixman) and the
 //       mass-centre frames T_k^c at beta_1 = 0, beta_i = pi/3.
@@ -20,6 +25,7 @@
 #include "denoc/io/robot_file.hpp"
 #include "reproduce/papers.hpp"
 #include "reproduce/polypeptide.hpp"
+#include "reproduce/puma_line.hpp"
 
 namespace {
 
@@ -125,6 +131,42 @@ int polypeptide(const std::string& robot_path, const std::string& prefix) {
   return 0;
 }
 
+int pumaline(const std::string& robot_path, const std::string& out_path, double dt,
+             const std::string& seed_deg) {
+  const RobotFile robot = load_robot_file(robot_path);
+  VecX<double> seed = puma_line_seed();
+  if (!seed_deg.empty()) {
+    std::stringstream ss(seed_deg);
+    std::string item;
+    for (int j = 0; j < 6 && std::getline(ss, item, ','); ++j)
+      seed[j] = std::stod(item) * kPi / 180;
+  }
+  const LineTrajectory line = puma_line_ik(robot.model, seed, PumaLine{}, dt);
+  std::ofstream out = open_out(out_path);
+  out << std::setprecision(17) << 't';
+  for (const char* name : {"q", "qd", "qdd"})
+    for (int j = 1; j <= robot.dof(); ++j)
+      out << ',' << name << j;
+  out << '\n';
+  for (std::size_t k = 0; k < line.t.size(); ++k) {
+    out << line.t[k];
+    for (const std::vector<VecX<double>>* v : {&line.q, &line.qd, &line.qdd})
+      for (int j = 0; j < robot.dof(); ++j)
+        out << ',' << (*v)[k][j];
+    out << '\n';
+  }
+  std::cout << std::setprecision(3) << "max_position_error," << line.max_position_error
+            << "\nmax_orientation_error," << line.max_orientation_error << "\nmax_velocity_error,"
+            << line.max_velocity_error << "\nq_start_deg";
+  for (int j = 0; j < robot.dof(); ++j)
+    std::cout << ',' << line.q.front()[j] * 180 / kPi;
+  std::cout << "\nq_end_deg";
+  for (int j = 0; j < robot.dof(); ++j)
+    std::cout << ',' << line.q.back()[j] * 180 / kPi;
+  std::cout << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,6 +174,9 @@ int main(int argc, char** argv) {
   try {
     if (args.size() == 3 && args[0] == "table5") return table5(args[1], args[2]);
     if (args.size() == 4 && args[0] == "scaling") return scaling(args[1], args[2], args[3]);
+    if (args.size() >= 3 && args.size() <= 5 && args[0] == "pumaline")
+      return pumaline(args[1], args[2], args.size() > 3 ? std::stod(args[3]) : 0.01,
+                      args.size() > 4 ? args[4] : "");
     if (args.size() == 3 && args[0] == "polypeptide") return polypeptide(args[1], args[2]);
   } catch (const std::exception& e) {
     std::cerr << "denoc_reproduce: " << e.what() << '\n';
@@ -139,6 +184,7 @@ int main(int argc, char** argv) {
   }
   std::cerr << "usage: denoc_reproduce table5 STEPS.csv SUMMARY.csv\n"
                "       denoc_reproduce scaling CHAIN.yaml OUT.csv N1,N2,...\n"
+               "       denoc_reproduce pumaline ROBOT.yaml TRAJECTORY.csv [DT [SEED_DEG]]\n"
                "       denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX\n";
   return 2;
 }
