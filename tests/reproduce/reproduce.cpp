@@ -12,6 +12,11 @@
 //       0.01, ridim's input) that keeps its tool on the paper's straight line, by inverse
 //       kinematics from SEED_DEG (q1,...,q6 in degrees; default puma_line_seed()); prints the
 //       largest pose and velocity errors along it and the first and last q.
+//   denoc_reproduce leepuma CORKE.yaml AKB.yaml OUT.csv
+//       Lee et al. (2007) Appendix: the Puma's M and M^-1 at gamma_k = pi/3 by each parameter
+//       set (Corke's without and with its drives, AKB, and the arm of the paper's own frames
+//       with AKB's masses and inertias), one row per set: differences from the Appendix, M's
+//       upper triangle and M^-1's diagonal.
 //   denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX
 //       Lee et al. (2007) §4.3 and Appendix: the polypeptide chain's M, M^-1 (Fixman) and the
 //       mass-centre frames T_k^c at beta_1 = 0, beta_i = pi/3.
@@ -23,6 +28,7 @@
 
 #include "denoc/io/errors.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "reproduce/lee_puma.hpp"
 #include "reproduce/papers.hpp"
 #include "reproduce/polypeptide.hpp"
 #include "reproduce/puma_line.hpp"
@@ -167,6 +173,53 @@ int pumaline(const std::string& robot_path, const std::string& out_path, double 
   return 0;
 }
 
+int leepuma(const std::string& corke_path, const std::string& akb_path,
+            const std::string& out_path) {
+  std::vector<Override> no_drives;
+  for (int i = 0; i < 6; ++i)
+    no_drives.push_back(parse_override("links[" + std::to_string(i) + "].drive.Jm=0"));
+  const RobotFile corke = load_robot_file(corke_path, no_drives);
+  const RobotFile corke_drives = load_robot_file(corke_path);
+  const RobotFile akb = load_robot_file(akb_path);
+  const Model<double> lee = lee_puma_geometry(akb.dh);
+  const std::vector<std::pair<std::string, const Model<double>*>> sets = {
+      {"corke", &corke.model},
+      {"corke_drives", &corke_drives.model},
+      {"akb", &akb.model},
+      {"lee_frames_akb", &lee}};
+  std::ofstream out = open_out(out_path);
+  out << "set,max_abs_M,rel_M,rel_Minv";
+  for (int i = 1; i <= 6; ++i)
+    for (int j = i; j <= 6; ++j)
+      out << ",M_" << i << '_' << j;
+  for (int i = 1; i <= 6; ++i)
+    out << ",Minv_" << i << '_' << i;
+  out << '\n';
+  for (const auto& [name, model] : sets) {
+    const LeePumaComparison c = compare_with_lee_puma(*model);
+    out << name << ',' << c.max_abs_M << ',' << c.rel_M << ',' << c.rel_Minv;
+    for (int i = 0; i < 6; ++i)
+      for (int j = i; j < 6; ++j)
+        out << ',' << c.M(i, j);
+    for (int i = 0; i < 6; ++i)
+      out << ',' << c.Minv(i, i);
+    out << '\n';
+  }
+  out << "paper,0,0,0";
+  const MatX<double> P = lee_puma_M(), Pi = lee_puma_Minv();
+  for (int i = 0; i < 6; ++i)
+    for (int j = i; j < 6; ++j)
+      out << ',' << P(i, j);
+  for (int i = 0; i < 6; ++i)
+    out << ',' << Pi(i, i);
+  out << '\n';
+  // The paper's own pair: how far M_paper M_paper^-1 is from the identity.
+  std::cout << "paper_M_Minv_minus_I,"
+            << (P * Pi - MatX<double>::Identity(6, 6)).cwiseAbs().maxCoeff()
+            << "\npaper_M_inverse_rel_diff," << (P.inverse() - Pi).norm() / Pi.norm() << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -177,6 +230,7 @@ int main(int argc, char** argv) {
     if (args.size() >= 3 && args.size() <= 5 && args[0] == "pumaline")
       return pumaline(args[1], args[2], args.size() > 3 ? std::stod(args[3]) : 0.01,
                       args.size() > 4 ? args[4] : "");
+    if (args.size() == 4 && args[0] == "leepuma") return leepuma(args[1], args[2], args[3]);
     if (args.size() == 3 && args[0] == "polypeptide") return polypeptide(args[1], args[2]);
   } catch (const std::exception& e) {
     std::cerr << "denoc_reproduce: " << e.what() << '\n';
@@ -185,6 +239,7 @@ int main(int argc, char** argv) {
   std::cerr << "usage: denoc_reproduce table5 STEPS.csv SUMMARY.csv\n"
                "       denoc_reproduce scaling CHAIN.yaml OUT.csv N1,N2,...\n"
                "       denoc_reproduce pumaline ROBOT.yaml TRAJECTORY.csv [DT [SEED_DEG]]\n"
+               "       denoc_reproduce leepuma CORKE.yaml AKB.yaml OUT.csv\n"
                "       denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX\n";
   return 2;
 }
