@@ -73,34 +73,46 @@ struct LineTrajectory {
   double max_velocity_error = 0;     // |J qd - [v; 0]|, m/s and rad/s
 };
 
-// The inverse kinematics along the line, every dt: q by Newton from the previous sample (the
-// first from `seed`), qd from J qd = [v; 0], qdd from J qdd = -Jdot qd (the line's acceleration
-// is zero), Jdot qd as the central difference of J along qd.
+// The joint state on the line at t: q by Newton from `q` (updated in place), qd from
+// J qd = [v; 0], qdd from J qdd = -Jdot qd (the line's acceleration is zero), Jdot qd as the
+// central difference of J along qd. Returns the pose error [dp; dphi] left.
+inline Vec6<double> line_state(const Model<double>& model, Workspace<double>& ws,
+                               const PumaLine& line, double t, VecX<double>& q, VecX<double>& qd,
+                               VecX<double>& qdd) {
+  if (!solve_pose(model, ws, q, line.position(t), line.R))
+    throw std::runtime_error("puma line: inverse kinematics failed at t = " + std::to_string(t));
+  Vec6<double> twist;
+  twist << line.velocity(), Vec3<double>::Zero();
+  const MatX<double> J = tool_jacobian(model, ws, q);
+  const Vec6<double> e = pose_error(ws.tool_pose, line.position(t), line.R);
+  const Eigen::FullPivLU<MatX<double>> lu(J);
+  qd = lu.solve(twist);
+  const double h = 1e-5 / std::max(qd.norm(), 1e-12);
+  const VecX<double> qp = q + h * qd, qm = q - h * qd;
+  const MatX<double> Jp = tool_jacobian(model, ws, qp);
+  const MatX<double> Jm = tool_jacobian(model, ws, qm);
+  const VecX<double> jdot_qd = (Jp - Jm) * qd / (2 * h);
+  qdd = lu.solve(VecX<double>(-jdot_qd));
+  return e;
+}
+
+// The inverse kinematics along the line, every dt, each sample's Newton started from the
+// previous one (the first from `seed`).
 inline LineTrajectory puma_line_ik(const Model<double>& model, const VecX<double>& seed,
                                    const PumaLine& line = {}, double dt = 0.01) {
   Workspace<double> ws(model);
   LineTrajectory out;
-  VecX<double> q = seed;
+  VecX<double> q = seed, qd, qdd;
   Vec6<double> twist;
   twist << line.velocity(), Vec3<double>::Zero();
   const long samples = std::lround(line.T / dt);
   for (long k = 0; k <= samples; ++k) {
     const double t = static_cast<double>(k) * dt;
-    if (!solve_pose(model, ws, q, line.position(t), line.R))
-      throw std::runtime_error("puma line: inverse kinematics failed at t = " + std::to_string(t));
-    const MatX<double> J = tool_jacobian(model, ws, q);
-    const Vec6<double> e = pose_error(ws.tool_pose, line.position(t), line.R);
-    const Eigen::FullPivLU<MatX<double>> lu(J);
-    const VecX<double> qd = lu.solve(twist);
-    const double h = 1e-5 / std::max(qd.norm(), 1e-12);
-    const VecX<double> qp = q + h * qd, qm = q - h * qd;
-    const MatX<double> Jp = tool_jacobian(model, ws, qp);
-    const MatX<double> Jm = tool_jacobian(model, ws, qm);
-    const VecX<double> jdot_qd = (Jp - Jm) * qd / (2 * h);
-    const VecX<double> qdd = lu.solve(VecX<double>(-jdot_qd));
+    const Vec6<double> e = line_state(model, ws, line, t, q, qd, qdd);
     out.max_position_error = std::max(out.max_position_error, e.head<3>().norm());
     out.max_orientation_error = std::max(out.max_orientation_error, e.tail<3>().norm());
-    out.max_velocity_error = std::max(out.max_velocity_error, (J * qd - twist).norm());
+    out.max_velocity_error =
+        std::max(out.max_velocity_error, (tool_jacobian(model, ws, q) * qd - twist).norm());
     out.t.push_back(t);
     out.q.push_back(q);
     out.qd.push_back(qd);
@@ -109,6 +121,31 @@ inline LineTrajectory puma_line_ik(const Model<double>& model, const VecX<double
   }
   return out;
 }
+
+// The joint forces of the line as a smooth function of t, as the paper's integrator must have
+// had them: at every t the integrator asks, the inverse kinematics (Newton from the nearest
+// sample of `seeds`) and the inverse dynamics. No kinks, so adaptive steps are limited by the
+// motion alone.
+class LineTorques : public JointForces {
+ public:
+  LineTorques(const Model<double>& model, const LineTrajectory& seeds, const PumaLine& line = {})
+      : model_(model), ws_(model), seeds_(seeds), line_(line) {}
+  void at(double t, Eigen::Ref<VecX<double>> tau) override {
+    const double dt = seeds_.t[1] - seeds_.t[0];
+    const auto k = static_cast<std::size_t>(
+        std::clamp(std::lround(t / dt), 0L, static_cast<long>(seeds_.t.size() - 1)));
+    q_ = seeds_.q[k] + (t - seeds_.t[k]) * seeds_.qd[k];
+    line_state(model_, ws_, line_, std::clamp(t, 0.0, line_.T), q_, qd_, qdd_);
+    tau = inverse_dynamics(model_, ws_, q_, qd_, qdd_);
+  }
+
+ private:
+  const Model<double>& model_;
+  Workspace<double> ws_;
+  const LineTrajectory& seeds_;
+  PumaLine line_;
+  VecX<double> q_, qd_, qdd_;
+};
 
 // The seed of the first sample, modified DH (Armstrong, Khatib and Burdick's frames,
 // robots/puma560_akb.yaml): right arm (q1 near 0), elbow up (joint 3 above the shoulder), wrist
