@@ -5,8 +5,10 @@
 #include <iostream>
 
 #include "denoc/io/robot_file.hpp"
+#include "reproduce/lee_puma.hpp"
 #include "reproduce/papers.hpp"
 #include "reproduce/polypeptide.hpp"
+#include "reproduce/puma_line.hpp"
 
 namespace {
 
@@ -185,3 +187,202 @@ TEST(ReproduceLeeScaling, SolvesAgreeOnAPolypeptideChain) {
 }
 
 }  // namespace
+
+namespace {
+
+// Mata et al. (2002) §5.2 on robots/puma560_akb.yaml (scripts/reproduce's choice), link 1
+// given a mass on its axis and cross-axis inertias so that the extended Fixman route applies.
+RobotFile puma_akb(bool regularised) {
+  std::vector<Override> set;
+  if (regularised)
+    for (const char* s :
+         {"links[0].mass=1", "links[0].inertia.xx=0.35", "links[0].inertia.yy=0.35"})
+      set.push_back(parse_override(s));
+  return load_robot_file(DENOC_ROBOTS_DIR "/puma560_akb.yaml", set);
+}
+
+}  // namespace
+
+// The inverse kinematics keeps the tool on the paper's line with the paper's attitude, at the
+// line's velocity; its qd and qdd are the rates of its q (central differences, O(dt^2)).
+TEST(ReproduceMataPumaLine, InverseKinematicsFollowsTheLine) {
+  const RobotFile robot = puma_akb(false);
+  const PumaLine line;
+  const LineTrajectory ik = puma_line_ik(robot.model, puma_line_seed(), line, 0.01);
+  ASSERT_EQ(ik.t.size(), 501u);
+  EXPECT_LT(ik.max_position_error, 1e-12);
+  EXPECT_LT(ik.max_orientation_error, 1e-12);
+  EXPECT_LT(ik.max_velocity_error, 1e-12);
+  // Independently of the IK's own residuals: the pose at the first and last samples.
+  Workspace<double> ws(robot.model);
+  EXPECT_LT((tool_pose(robot.model, ws, ik.q.front()).p - line.p0).norm(), 1e-12);
+  EXPECT_LT((tool_pose(robot.model, ws, ik.q.back()).p - line.p1).norm(), 1e-12);
+  EXPECT_LT((ws.tool_pose.R - line.R).norm(), 1e-12);
+  double qd_gap = 0, qdd_gap = 0, qd_scale = 0;
+  for (std::size_t k = 1; k + 1 < ik.t.size(); ++k) {
+    qd_gap =
+        std::max(qd_gap, ((ik.q[k + 1] - ik.q[k - 1]) / 0.02 - ik.qd[k]).cwiseAbs().maxCoeff());
+    qdd_gap =
+        std::max(qdd_gap, ((ik.qd[k + 1] - ik.qd[k - 1]) / 0.02 - ik.qdd[k]).cwiseAbs().maxCoeff());
+    qd_scale = std::max(qd_scale, ik.qd[k].cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(qd_gap, 1e-5);   // rad/s; qd up to ~0.15 rad/s
+  EXPECT_LT(qdd_gap, 1e-5);  // rad/s^2
+  EXPECT_GT(qd_scale, 0.05);
+}
+
+// Replayed open loop by every forward-dynamics route from torques sampled every 1 ms, the arm
+// stays within 1e-5 rad of the inverse kinematics for 2 s and the routes agree to 1e-9 rad; the
+// motion is unstable (the error grows more than tenfold from 1 s to 2 s), which is why Table 6's
+// errors measure the torques' small errors, not the routes'. The link-1 regularisation changes
+// no joint force.
+TEST(ReproduceMataPumaLine, EveryRouteReplaysTheLine) {
+  const RobotFile plain = puma_akb(false), robot = puma_akb(true);
+  const double dt = 1e-3, t_end = 2.0;
+  PumaLine line;
+  const LineTrajectory ik = puma_line_ik(robot.model, puma_line_seed(), line, dt);
+  Workspace<double> ws(robot.model), ws_plain(plain.model);
+  std::vector<VecX<double>> tau;
+  for (std::size_t k = 0; k < ik.t.size(); ++k) {
+    tau.push_back(inverse_dynamics(robot.model, ws, ik.q[k], ik.qd[k], ik.qdd[k]));
+    const VecX<double> tau_plain =
+        inverse_dynamics(plain.model, ws_plain, ik.q[k], ik.qd[k], ik.qdd[k]);
+    ASSERT_LT((tau.back() - tau_plain).cwiseAbs().maxCoeff(), 1e-12) << "t = " << ik.t[k];
+  }
+  State x0(12);
+  for (int j = 0; j < 6; ++j) {
+    x0[static_cast<std::size_t>(j)] = ik.q.front()[j];
+    x0[static_cast<std::size_t>(j + 6)] = ik.qd.front()[j];
+  }
+  std::vector<std::vector<VecX<double>>> replay;
+  for (FdAlgorithm alg :
+       {FdAlgorithm::udu, FdAlgorithm::cholesky, FdAlgorithm::gibbs_appell, FdAlgorithm::fixman}) {
+    UniformSamples forces(tau, dt);
+    ChainDynamics system(robot.model, alg, forces);
+    IntegratorSettings settings;
+    settings.rtol = settings.atol = 1e-10;
+    IntegrationStats stats;
+    std::vector<VecX<double>> q;
+    integrate(
+        system, x0, OutputTimes(t_end, 0.1), settings,
+        [&](double, const State& x) { q.push_back(Eigen::Map<const VecX<double>>(x.data(), 6)); },
+        stats);
+    ASSERT_EQ(q.size(), 21u);
+    double err_1s = 0, err_2s = 0;
+    for (std::size_t k = 0; k < q.size(); ++k) {
+      const double e = (q[k] - ik.q[k * 100]).cwiseAbs().maxCoeff();
+      EXPECT_LT(e, 1e-5) << "route " << static_cast<int>(alg) << ", t = " << 0.1 * k;
+      if (k == 10) err_1s = e;
+      if (k == 20) err_2s = e;
+    }
+    EXPECT_GT(err_2s, 10 * err_1s);  // open loop, the arm leaves the line exponentially
+    replay.push_back(q);
+  }
+  for (std::size_t r = 1; r < replay.size(); ++r)
+    for (std::size_t k = 0; k < replay[0].size(); ++k)
+      EXPECT_LT((replay[r][k] - replay[0][k]).cwiseAbs().maxCoeff(), 1e-9)
+          << "route " << r << " against udu at t = " << 0.1 * k;
+}
+
+// Lee et al. (2007) §4.2: the paper's T_k^c are Table I multiplied in the modified-DH order
+// (Rx(beta) Tx(b) Rz(gamma) Tz(c)): the suite's frames of that chain have the paper's
+// orientations to its printed three decimals, and its mass centres where the paper puts them.
+// Read as standard DH (the Puma's own convention, Rz Tz Tx Rx), the orientations are far off.
+TEST(ReproduceLeePuma, PaperFramesAreTableIInModifiedOrder) {
+  const RobotFile akb = load_robot_file(DENOC_ROBOTS_DIR "/puma560_akb.yaml");
+  const Model<double> lee = lee_puma_geometry(akb.dh);
+  Workspace<double> ws(lee);
+  const VecX<double> q = VecX<double>::Constant(6, kPi / 3);
+  tool_pose(lee, ws, q);
+  const auto Tc = lee_puma_Tc();
+  for (int k = 0; k < 6; ++k) {
+    const auto kk = static_cast<std::size_t>(k);
+    const Vec3<double> centre = ws.o_base[kk] + ws.R_base[kk] * lee.joint(k).d;
+    EXPECT_LT((ws.R_base[kk] - Tc[kk].leftCols<3>()).cwiseAbs().maxCoeff(), 1.5e-3) << k;
+    EXPECT_LT((centre - Tc[kk].col(3)).cwiseAbs().maxCoeff(), 1e-12) << k;
+  }
+  std::vector<DhLink<double>> rows(6);
+  for (std::size_t i = 0; i < 6; ++i) {
+    rows[i].alpha = kLeeTableI[i][0] * kPi / 180;
+    rows[i].a = kLeeTableI[i][1];
+    rows[i].b = kLeeTableI[i][2];
+  }
+  const Model<double> standard(links_from_dh(DhConvention::standard, rows), Vec3<double>::Zero());
+  Workspace<double> ws_s(standard);
+  tool_pose(standard, ws_s, q);
+  EXPECT_GT((ws_s.R_base[1] - Tc[1].leftCols<3>()).cwiseAbs().maxCoeff(), 0.5);
+}
+
+// Lee et al. (2007) Appendix: no parameter set in robots/ reproduces M_puma at gamma_k = pi/3
+// (the paper's arm is not the Puma's kinematics, and its inertial values are not printed). The
+// suite's matrices are pinned here (see README, "Reproducing the papers"), and each is the
+// inverse of the other.
+TEST(ReproduceLeePuma, AppendixNotReproducedPinned) {
+  std::vector<Override> no_drives;
+  for (int i = 0; i < 6; ++i)
+    no_drives.push_back(parse_override("links[" + std::to_string(i) + "].drive.Jm=0"));
+  const RobotFile corke = load_robot_file(DENOC_ROBOTS_DIR "/puma560.yaml", no_drives);
+  const RobotFile akb = load_robot_file(DENOC_ROBOTS_DIR "/puma560_akb.yaml");
+  const Model<double> lee = lee_puma_geometry(akb.dh);
+  struct Pin {
+    const Model<double>* model;
+    double M11, M12, M22, M33, rel_M;
+  };
+  for (const Pin& pin : {Pin{&corke.model, 1.862512, -0.543806, 1.451127, 0.360296, 0.868473},
+                         Pin{&akb.model, 2.509852, 0.675077, 2.698064, 0.314755, 0.673202},
+                         Pin{&lee, 8.298927, 2.731967, 1.887288, 0.512312, 0.231551}}) {
+    const LeePumaComparison c = compare_with_lee_puma(*pin.model);
+    EXPECT_NEAR(c.M(0, 0), pin.M11, 1e-6);
+    EXPECT_NEAR(c.M(0, 1), pin.M12, 1e-6);
+    EXPECT_NEAR(c.M(1, 1), pin.M22, 1e-6);
+    EXPECT_NEAR(c.M(2, 2), pin.M33, 1e-6);
+    EXPECT_NEAR(c.rel_M, pin.rel_M, 1e-6);
+    EXPECT_GT(c.rel_M, 0.2);  // not the Appendix's matrix
+    EXPECT_LT((c.M * c.Minv - MatX<double>::Identity(6, 6)).cwiseAbs().maxCoeff(), 1e-9);
+  }
+  // The Appendix's own pair agrees only to the rounding of M's wrist entries (0.0007, 0.0004).
+  const MatX<double> residual = lee_puma_M() * lee_puma_Minv() - MatX<double>::Identity(6, 6);
+  EXPECT_GT(residual.cwiseAbs().maxCoeff(), 0.05);
+  EXPECT_LT(residual.cwiseAbs().maxCoeff(), 0.2);
+}
+
+// With the joint forces a smooth function of t (LineTorques: inverse kinematics and dynamics at
+// every time asked), the whole 5 s line replays at rtol = atol = 1e-10 within 1e-2 rad of the
+// inverse kinematics by every route, in the same number of evaluations, of the paper's order
+// (1089-1122 there, ~1200 here): the evaluations follow the motion, not the route.
+TEST(ReproduceMataPumaLine, SmoothForcesReplayTheWholeLine) {
+  const RobotFile robot = puma_akb(true);
+  const PumaLine line;
+  const LineTrajectory ik = puma_line_ik(robot.model, puma_line_seed(), line, 0.01);
+  State x0(12);
+  for (int j = 0; j < 6; ++j) {
+    x0[static_cast<std::size_t>(j)] = ik.q.front()[j];
+    x0[static_cast<std::size_t>(j + 6)] = ik.qd.front()[j];
+  }
+  long evaluations = -1;
+  for (FdAlgorithm alg :
+       {FdAlgorithm::udu, FdAlgorithm::cholesky, FdAlgorithm::gibbs_appell, FdAlgorithm::fixman}) {
+    LineTorques forces(robot.model, ik, line);
+    ChainDynamics system(robot.model, alg, forces);
+    IntegratorSettings settings;
+    settings.rtol = settings.atol = 1e-10;
+    IntegrationStats stats;
+    double worst = 0;
+    std::size_t k = 0;
+    integrate(
+        system, x0, OutputTimes(line.T, 0.1), settings,
+        [&](double, const State& x) {
+          worst = std::max(
+              worst,
+              (Eigen::Map<const VecX<double>>(x.data(), 6) - ik.q[10 * k++]).cwiseAbs().maxCoeff());
+        },
+        stats);
+    EXPECT_EQ(k, 51u);
+    EXPECT_LT(worst, 1e-2) << static_cast<int>(alg);  // 6.4e-3 rad at t = 5 s
+    EXPECT_GT(worst, 1e-7) << static_cast<int>(alg);  // the unstable motion amplifies 1e-10
+    EXPECT_GT(stats.rhs_evaluations, 500);
+    EXPECT_LT(stats.rhs_evaluations, 3000);
+    if (evaluations < 0) evaluations = stats.rhs_evaluations;
+    EXPECT_EQ(stats.rhs_evaluations, evaluations) << static_cast<int>(alg);
+  }
+}

@@ -429,6 +429,23 @@ TEST_F(RidimCli, InertiaChecksWarnFailsAtRunTimeWhenTheMassMatrixIsSingular) {
                        "body has links[1].inertia: principal moments"),
             std::string::npos)
       << r.err;
+  // A URDF has no inertia_checks key: --inertia-checks warn does the same for it; a robot YAML
+  // says it itself.
+  r = ridim("warned.yaml --export warned.urdf");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string rest = "t,q1,q2,q3,qd1,qd2,qd3,qdd1,qdd2,qdd3\n0,0.1,0.2,0.3,0,0,0,0,0,0\n";
+  r = ridim("warned.urdf - --quantity gravity", rest);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("violate the triangle inequality"), std::string::npos) << r.err;
+  r = ridim("warned.urdf - --quantity gravity --inertia-checks warn", rest);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("ridim: warning: warned.urdf: accepted by --inertia-checks warn, no rigid "
+                       "body has link "),
+            std::string::npos)
+      << r.err;
+  r = ridim("warned.yaml --inertia-checks warn");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--inertia-checks is for URDF"), std::string::npos) << r.err;
   // The hand massless and without inertia: M is singular at every state.
   text.replace(text.find("    mass: 2\n"), 11, "    mass: 0\n");
   text.replace(text.find("inertia: {yy: 0.006666666666666667, zz: 0.006666666666666667}"), 62,

@@ -302,6 +302,33 @@ TEST(Urdf, ErrorsNameTheJointOrLink) {
          "arm.urdf: not a valid URDF");
 }
 
+// --inertia-checks warn (spec §10; a URDF has no inertia_checks key): an inertia that breaks the
+// triangle inequality is refused by default and let in with one warning naming the link when
+// asked, and the apps are told to check M at every state; the rest of the chain is unchanged.
+// Negative masses stay errors.
+TEST(Urdf, InertiaChecksWarnLetsInPublishedSets) {
+  const std::string bad = replaced(kUrdf, R"(ixx="0.01" iyy="0.012" izz="0.005")",
+                                   R"(ixx="0.01" iyy="0.012" izz="0.05")");
+  EXPECT_NE(error_of(bad).find("violate the triangle inequality"), std::string::npos);
+  denoc::ChainSelection warn;
+  warn.inertia_checks_warn = true;
+  const denoc::RobotFile robot = denoc::parse_urdf(bad, "bad.urdf", warn);
+  ASSERT_EQ(robot.warnings.size(), 1u);
+  EXPECT_NE(robot.warnings[0].find("bad.urdf: accepted by --inertia-checks warn, no rigid body "
+                                   "has link 'l3b': inertial/inertia: principal moments"),
+            std::string::npos)
+      << robot.warnings[0];
+  EXPECT_TRUE(robot.check_positive_definite);
+  const denoc::RobotFile good = denoc::parse_urdf(kUrdf, "good.urdf", warn);
+  EXPECT_TRUE(good.warnings.empty());
+  EXPECT_FALSE(good.check_positive_definite);
+  // Only link l3b's body differs: the joints before it carry the same inertia.
+  EXPECT_EQ(robot.model.dof(), good.model.dof());
+  EXPECT_NE(error_of(replaced(kUrdf, R"(<mass value="2"/>)", R"(<mass value="-2"/>)"), warn)
+                .find("link 'l2': inertial/mass"),
+            std::string::npos);
+}
+
 }  // namespace
 
 namespace {

@@ -52,6 +52,11 @@ int main(int argc, char** argv) {
   app.add_option("--tip", options.tip_link,
                  "URDF robot file: the link the chain ends at (default: the only leaf)")
       ->option_text("LINK");
+  app.add_option("--inertia-checks", options.inertia_checks,
+                 "URDF robot file: strict (default) or warn, to accept links whose principal\n"
+                 "moments break the triangle inequality, as a YAML's inertia_checks: warn")
+      ->check(CLI::IsMember({"strict", "warn"}))
+      ->option_text("strict|warn");
   app.add_option("-o,--output", options.output, "Write the CSV to this file")
       ->check(denoc::non_empty_path());
   app.add_option("-q,--quantity", quantity,

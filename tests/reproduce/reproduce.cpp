@@ -7,9 +7,26 @@
 //   denoc_reproduce scaling CHAIN.yaml OUT.csv N1,N2,...
 //       Lee et al. (2007) Fig. 3: seconds per solve of M x = b on the first n links of CHAIN,
 //       by each route.
+//   denoc_reproduce pumaline ROBOT.yaml TRAJECTORY.csv [DT [SEED_DEG]]
+//       Mata et al. (2002) §5.2: the Puma's joint trajectory (t,q,qd,qdd every DT s, default
+//       0.01, ridim's input) that keeps its tool on the paper's straight line, by inverse
+//       kinematics from SEED_DEG (q1,...,q6 in degrees; default puma_line_seed()); prints the
+//       largest pose and velocity errors along it and the first and last q.
+//   denoc_reproduce pumasmooth ROBOT.yaml OUT.csv [tol=X] [KEY=VALUE...]
+//       The same line replayed by each route with the joint forces as a smooth function of t
+//       (inverse kinematics and dynamics at every time the integrator asks: LineTorques),
+//       dopri5 at rtol = atol = X (default 1e-6), rows every 0.1 s: per route the evaluations,
+//       steps, wall time and Table 6's mean errors. KEY=VALUE are --set overrides of the robot
+//       file.
+//   denoc_reproduce leepuma CORKE.yaml AKB.yaml OUT.csv
+//       Lee et al. (2007) Appendix: the Puma's M and M^-1 at gamma_k = pi/3 by each parameter
+//       set (Corke's without and with its drives, AKB, and the arm of the paper's own frames
+//       with AKB's masses and inertias), one row per set: differences from the Appendix, M's
+//       upper triangle and M^-1's diagonal.
 //   denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX
 //       Lee et al. (2007) §4.3 and Appendix: the polypeptide chain's M, M^-1 (Fixman) and the
 //       mass-centre frames T_k^c at beta_1 = 0, beta_i = pi/3.
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -18,8 +35,10 @@
 
 #include "denoc/io/errors.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "reproduce/lee_puma.hpp"
 #include "reproduce/papers.hpp"
 #include "reproduce/polypeptide.hpp"
+#include "reproduce/puma_line.hpp"
 
 namespace {
 
@@ -125,6 +144,159 @@ int polypeptide(const std::string& robot_path, const std::string& prefix) {
   return 0;
 }
 
+int pumaline(const std::string& robot_path, const std::string& out_path, double dt,
+             const std::string& seed_deg) {
+  const RobotFile robot = load_robot_file(robot_path);
+  VecX<double> seed = puma_line_seed();
+  if (!seed_deg.empty()) {
+    std::stringstream ss(seed_deg);
+    std::string item;
+    for (int j = 0; j < 6 && std::getline(ss, item, ','); ++j)
+      seed[j] = std::stod(item) * kPi / 180;
+  }
+  const LineTrajectory line = puma_line_ik(robot.model, seed, PumaLine{}, dt);
+  std::ofstream out = open_out(out_path);
+  out << std::setprecision(17) << 't';
+  for (const char* name : {"q", "qd", "qdd"})
+    for (int j = 1; j <= robot.dof(); ++j)
+      out << ',' << name << j;
+  out << '\n';
+  for (std::size_t k = 0; k < line.t.size(); ++k) {
+    out << line.t[k];
+    for (const std::vector<VecX<double>>* v : {&line.q, &line.qd, &line.qdd})
+      for (int j = 0; j < robot.dof(); ++j)
+        out << ',' << (*v)[k][j];
+    out << '\n';
+  }
+  std::cout << std::setprecision(3) << "max_position_error," << line.max_position_error
+            << "\nmax_orientation_error," << line.max_orientation_error << "\nmax_velocity_error,"
+            << line.max_velocity_error << "\nq_start_deg";
+  for (int j = 0; j < robot.dof(); ++j)
+    std::cout << ',' << line.q.front()[j] * 180 / kPi;
+  std::cout << "\nq_end_deg";
+  for (int j = 0; j < robot.dof(); ++j)
+    std::cout << ',' << line.q.back()[j] * 180 / kPi;
+  std::cout << '\n';
+  return 0;
+}
+
+int pumasmooth(const std::string& robot_path, const std::string& out_path,
+               const std::vector<std::string>& sets) {
+  std::vector<Override> overrides;
+  double tol = 1e-6;
+  for (const std::string& set : sets) {
+    if (set.rfind("tol=", 0) == 0)
+      tol = std::stod(set.substr(4));
+    else
+      overrides.push_back(parse_override(set));
+  }
+  const RobotFile robot = load_robot_file(robot_path, overrides);
+  const PumaLine line;
+  const LineTrajectory ik = puma_line_ik(robot.model, puma_line_seed(), line, 0.01);
+  std::ofstream out = open_out(out_path);
+  out << "route,evaluations,steps,rejected,wall_s";
+  for (const char* v : {"q", "qd", "qdd"})
+    for (int j = 1; j <= 6; ++j)
+      out << ",mean_" << v << j;
+  out << '\n';
+  const std::pair<const char*, FdAlgorithm> routes[] = {{"cholesky", FdAlgorithm::cholesky},
+                                                        {"udu", FdAlgorithm::udu},
+                                                        {"gibbs-appell", FdAlgorithm::gibbs_appell},
+                                                        {"fixman", FdAlgorithm::fixman}};
+  for (const auto& [name, alg] : routes) {
+    LineTorques forces(robot.model, ik, line);
+    ChainDynamics system(robot.model, alg, forces);
+    IntegratorSettings settings;
+    settings.rtol = settings.atol = tol;
+    IntegrationStats stats;
+    State x0(12);
+    for (std::size_t j = 0; j < 6; ++j) {
+      x0[j] = ik.q.front()[static_cast<Eigen::Index>(j)];
+      x0[j + 6] = ik.qd.front()[static_cast<Eigen::Index>(j)];
+    }
+    std::array<VecX<double>, 3> sum;
+    sum.fill(VecX<double>::Zero(6));
+    long rows = 0;
+    std::vector<std::array<VecX<double>, 3>> states;
+    integrate(
+        system, x0, OutputTimes(line.T, 0.1), settings,
+        [&](double, const State& x) {
+          states.push_back({Eigen::Map<const VecX<double>>(x.data(), 6),
+                            Eigen::Map<const VecX<double>>(x.data() + 6, 6), VecX<double>()});
+        },
+        stats);
+    // The accelerations at the output rows, after the run (evaluate counts no evaluation).
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      State x(12);
+      for (std::size_t j = 0; j < 6; ++j) {
+        x[j] = states[k][0][static_cast<Eigen::Index>(j)];
+        x[j + 6] = states[k][1][static_cast<Eigen::Index>(j)];
+      }
+      system.evaluate(x, 0.1 * static_cast<double>(k));
+      states[k][2] = system.qdd();
+      const std::size_t at = 10 * k;  // the IK sample at the same time
+      sum[0] += (states[k][0] - ik.q[at]).cwiseAbs();
+      sum[1] += (states[k][1] - ik.qd[at]).cwiseAbs();
+      sum[2] += (states[k][2] - ik.qdd[at]).cwiseAbs();
+      ++rows;
+    }
+    out << name << ',' << stats.rhs_evaluations << ',' << stats.steps << ',' << stats.rejected
+        << ',' << stats.wall_seconds;
+    for (const VecX<double>& v : sum)
+      for (int j = 0; j < 6; ++j)
+        out << ',' << v[j] / static_cast<double>(rows);
+    out << '\n';
+  }
+  return 0;
+}
+
+int leepuma(const std::string& corke_path, const std::string& akb_path,
+            const std::string& out_path) {
+  std::vector<Override> no_drives;
+  for (int i = 0; i < 6; ++i)
+    no_drives.push_back(parse_override("links[" + std::to_string(i) + "].drive.Jm=0"));
+  const RobotFile corke = load_robot_file(corke_path, no_drives);
+  const RobotFile corke_drives = load_robot_file(corke_path);
+  const RobotFile akb = load_robot_file(akb_path);
+  const Model<double> lee = lee_puma_geometry(akb.dh);
+  const std::vector<std::pair<std::string, const Model<double>*>> sets = {
+      {"corke", &corke.model},
+      {"corke_drives", &corke_drives.model},
+      {"akb", &akb.model},
+      {"lee_frames_akb", &lee}};
+  std::ofstream out = open_out(out_path);
+  out << "set,max_abs_M,rel_M,rel_Minv";
+  for (int i = 1; i <= 6; ++i)
+    for (int j = i; j <= 6; ++j)
+      out << ",M_" << i << '_' << j;
+  for (int i = 1; i <= 6; ++i)
+    out << ",Minv_" << i << '_' << i;
+  out << '\n';
+  for (const auto& [name, model] : sets) {
+    const LeePumaComparison c = compare_with_lee_puma(*model);
+    out << name << ',' << c.max_abs_M << ',' << c.rel_M << ',' << c.rel_Minv;
+    for (int i = 0; i < 6; ++i)
+      for (int j = i; j < 6; ++j)
+        out << ',' << c.M(i, j);
+    for (int i = 0; i < 6; ++i)
+      out << ',' << c.Minv(i, i);
+    out << '\n';
+  }
+  out << "paper,0,0,0";
+  const MatX<double> P = lee_puma_M(), Pi = lee_puma_Minv();
+  for (int i = 0; i < 6; ++i)
+    for (int j = i; j < 6; ++j)
+      out << ',' << P(i, j);
+  for (int i = 0; i < 6; ++i)
+    out << ',' << Pi(i, i);
+  out << '\n';
+  // The paper's own pair: how far M_paper M_paper^-1 is from the identity.
+  std::cout << "paper_M_Minv_minus_I,"
+            << (P * Pi - MatX<double>::Identity(6, 6)).cwiseAbs().maxCoeff()
+            << "\npaper_M_inverse_rel_diff," << (P.inverse() - Pi).norm() / Pi.norm() << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,6 +304,12 @@ int main(int argc, char** argv) {
   try {
     if (args.size() == 3 && args[0] == "table5") return table5(args[1], args[2]);
     if (args.size() == 4 && args[0] == "scaling") return scaling(args[1], args[2], args[3]);
+    if (args.size() >= 3 && args.size() <= 5 && args[0] == "pumaline")
+      return pumaline(args[1], args[2], args.size() > 3 ? std::stod(args[3]) : 0.01,
+                      args.size() > 4 ? args[4] : "");
+    if (args.size() >= 3 && args[0] == "pumasmooth")
+      return pumasmooth(args[1], args[2], std::vector<std::string>(args.begin() + 3, args.end()));
+    if (args.size() == 4 && args[0] == "leepuma") return leepuma(args[1], args[2], args[3]);
     if (args.size() == 3 && args[0] == "polypeptide") return polypeptide(args[1], args[2]);
   } catch (const std::exception& e) {
     std::cerr << "denoc_reproduce: " << e.what() << '\n';
@@ -139,6 +317,9 @@ int main(int argc, char** argv) {
   }
   std::cerr << "usage: denoc_reproduce table5 STEPS.csv SUMMARY.csv\n"
                "       denoc_reproduce scaling CHAIN.yaml OUT.csv N1,N2,...\n"
+               "       denoc_reproduce pumaline ROBOT.yaml TRAJECTORY.csv [DT [SEED_DEG]]\n"
+               "       denoc_reproduce pumasmooth ROBOT.yaml OUT.csv [tol=X] [KEY=VALUE...]\n"
+               "       denoc_reproduce leepuma CORKE.yaml AKB.yaml OUT.csv\n"
                "       denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX\n";
   return 2;
 }

@@ -166,7 +166,8 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                                                 {"the torque file", options.torques},
                                                 {"the wrench file", options.wrench}});
   const RobotFile robot =
-      load_robot_file(options.robot, options.overrides, {options.base_link, options.tip_link});
+      load_robot_file(options.robot, options.overrides,
+                      {options.base_link, options.tip_link, options.inertia_checks == "warn"});
   for (const std::string& warning : robot.warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
   check_options(options);

@@ -30,6 +30,7 @@ struct RfdsimOptions {
   std::string wrench;                 // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
   std::string base_link, tip_link;    // URDF: the chain's ends (spec §8); empty = root / only leaf
+  std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (spec §10)
 };
 
 // The names accepted by --coulomb.

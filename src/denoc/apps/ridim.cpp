@@ -390,7 +390,8 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
                                                 {"the trajectory file", options.trajectory},
                                                 {"the wrench file", options.wrench}});
   const RobotFile robot =
-      load_robot_file(options.robot, options.overrides, {options.base_link, options.tip_link});
+      load_robot_file(options.robot, options.overrides,
+                      {options.base_link, options.tip_link, options.inertia_checks == "warn"});
   for (const std::string& warning : robot.warnings)
     std::cerr << "ridim: warning: " << warning << '\n';
   if (options.describe) describe_robot(standard_output, robot);

@@ -550,6 +550,11 @@ RobotFile load_robot_file(const std::string& path, const std::vector<Override>& 
   if (!chain.base_link.empty() || !chain.tip_link.empty()) {
     throw InputError(path + ": --base and --tip choose the chain of a URDF (*.urdf) only");
   }
+  if (chain.inertia_checks_warn) {
+    throw InputError(path +
+                     ": --inertia-checks is for URDF (*.urdf) files; a robot YAML says "
+                     "inertia_checks: warn itself");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open robot file: " + std::strerror(errno));
   std::ostringstream text;

@@ -58,6 +58,9 @@ struct RobotFile {
 struct ChainSelection {
   std::string base_link;
   std::string tip_link;
+  // --inertia-checks warn (spec §10 for URDF, which has no inertia_checks key): a link whose
+  // principal moments break the triangle inequality is accepted with a warning. URDF only.
+  bool inertia_checks_warn = false;
 };
 
 // Reads and validates a robot file, after applying the --set overrides to it (overrides.hpp);

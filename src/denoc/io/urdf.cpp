@@ -92,8 +92,11 @@ class CapturedLog : public console_bridge::OutputHandler {
 
 class UrdfReader {
  public:
-  UrdfReader(const urdf::ModelInterface& urdf, std::string path)
-      : urdf_(urdf), path_(std::move(path)) {}
+  UrdfReader(const urdf::ModelInterface& urdf, std::string path, bool inertia_checks_warn = false)
+      : urdf_(urdf), path_(std::move(path)), warn_(inertia_checks_warn) {}
+
+  // --inertia-checks warn (spec §10): the inertias no rigid body has that were let in.
+  const std::vector<std::string>& accepted() const { return accepted_; }
 
   [[noreturn]] void fail(const std::string& what) const { throw InputError(path_ + ": " + what); }
 
@@ -116,7 +119,11 @@ class UrdfReader {
     I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
     if (!I.allFinite()) fail(key + "/inertia: every entry must be finite");
     const InertiaProblem problem = inertia_problem(I);
-    if (problem.kind != InertiaProblem::none) fail(key + "/inertia: " + problem.what);
+    if (problem.kind == InertiaProblem::triangle && warn_) {
+      accepted_.push_back(key + "/inertia: " + problem.what);
+    } else if (problem.kind != InertiaProblem::none) {
+      fail(key + "/inertia: " + problem.what);
+    }
     const Pose origin = to_pose(in.origin);
     body.mass = in.mass;
     body.com = origin.p;
@@ -152,6 +159,8 @@ class UrdfReader {
  private:
   const urdf::ModelInterface& urdf_;
   std::string path_;
+  bool warn_ = false;
+  mutable std::vector<std::string> accepted_;
 };
 
 // The moving joints from `base` down to `l`.
@@ -213,7 +222,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
     }
   }
   const urdf::ModelInterface& urdf = *parsed;
-  const UrdfReader reader(urdf, path);
+  const UrdfReader reader(urdf, path, chain.inertia_checks_warn);
   if (!urdf.getRoot()) reader.fail("URDF without a root link");
   const urdf::Link& base =
       chain.base_link.empty() ? *urdf.getRoot() : reader.link(chain.base_link, "--base");
@@ -322,6 +331,11 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
     robot.warnings.push_back(path + ": left out " + std::to_string(branches.size()) +
                              " branch(es) that leave the chain " + base.name + " -> " + tip.name +
                              " through a moving joint: " + joined(branches));
+  }
+  if (!reader.accepted().empty()) {
+    robot.warnings.push_back(path + ": accepted by --inertia-checks warn, no rigid body has " +
+                             joined(reader.accepted()));
+    robot.check_positive_definite = true;  // spec §10: the apps check M at every state
   }
   robot.model = Model<double>(links);
   return robot;
