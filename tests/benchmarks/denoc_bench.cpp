@@ -46,12 +46,14 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#ifndef DENOC_BENCH_NO_KDL
 #include <kdl/chain.hpp>
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
 #include <kdl/chainhdsolver_vereshchagin.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
 #include <kdl/jntspaceinertiamatrix.hpp>
+#endif
 #include <memory>
 #include <random>
 #include <string>
@@ -118,6 +120,7 @@ ModelSpec stanford_model() {
   return spec;
 }
 
+#ifndef DENOC_BENCH_NO_KDL
 KDL::Vector kdl_vector(const Vec3<double>& v) {
   return KDL::Vector(v.x(), v.y(), v.z());
 }
@@ -134,6 +137,8 @@ KDL::Chain kdl_chain(const ModelSpec& spec) {
   }
   return chain;
 }
+
+#endif  // DENOC_BENCH_NO_KDL
 
 // ----------------------------------------------------------------------------------------------
 // Pools of random states, generated before any timing
@@ -184,11 +189,13 @@ Pool<S> cast_pool(const Pool<double>& p) {
   return out;
 }
 
+#ifndef DENOC_BENCH_NO_KDL
 KDL::JntArray jnt(const VecX<double>& v) {
   KDL::JntArray a(static_cast<unsigned>(v.size()));
   a.data = v;
   return a;
 }
+#endif  // DENOC_BENCH_NO_KDL
 
 // ----------------------------------------------------------------------------------------------
 // Contexts: everything a benchmark touches, built once and never moved (the KDL solvers keep a
@@ -202,6 +209,7 @@ struct SuiteContext {
   SuiteContext(const denoc::Model<S>& m, Pool<S> p) : model(m), ws(model), pool(std::move(p)) {}
 };
 
+#ifndef DENOC_BENCH_NO_KDL
 // KDL's RNE takes gravity; Vereshchagin takes the root acceleration, which is -gravity
 // (the solver's header: "gravity acceleration with opposite sign compared to KDL's FD and RNE").
 struct KdlContext {
@@ -286,6 +294,8 @@ struct KdlContext {
   }
 };
 
+#endif  // DENOC_BENCH_NO_KDL
+
 // ----------------------------------------------------------------------------------------------
 // Agreement check
 
@@ -307,6 +317,8 @@ struct Agreement {
 };
 
 constexpr double kTolerance = 1e-12;
+
+#ifndef DENOC_BENCH_NO_KDL
 
 // Compares the suite with KDL on a few random states of every model; prints a table when
 // `verbose`. Returns false if a torque, the inertia matrix or a forward-dynamics residual differs
@@ -386,6 +398,8 @@ bool check_agreement(const std::vector<ModelSpec>& specs, bool verbose) {
   if (verbose) std::printf("\nagreement: %s\n", all_ok ? "OK" : "FAILED");
   return all_ok;
 }
+
+#endif  // DENOC_BENCH_NO_KDL
 
 // ----------------------------------------------------------------------------------------------
 // The peers of issue 16 (RBDL, Pinocchio), built per model once and shared by the check and the
@@ -537,6 +551,12 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
                      });
 }
 
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+#ifndef DENOC_BENCH_NO_KDL
 void register_kdl(const ModelSpec& spec, const Pool<double>& pool) {
   auto c = std::make_shared<KdlContext>(spec, pool);
   const std::string tail = "/" + spec.name;
@@ -575,11 +595,6 @@ struct PairContext {
   PairContext(const ModelSpec& spec, const Pool<double>& pool)
       : suite(spec.model, pool), kdl(spec, pool) {}
 };
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
 
 template <typename SuiteCall, typename KdlCall>
 void register_pair(const std::string& name, std::shared_ptr<PairContext> context,
@@ -655,6 +670,8 @@ void register_pairs(const ModelSpec& spec, const Pool<double>& pool) {
       },
       [](K& x, std::size_t k) -> const Eigen::VectorXd& { return x.fd_vereshchagin(k).data; });
 }
+
+#endif  // DENOC_BENCH_NO_KDL
 
 // The O(n^2) inverse GIM from the U D U^T factors against the O(n^3) one (GIM, Cholesky,
 // L^-T L^-1), timed in turns as register_pair times the suite and KDL: batches of about 10,000
@@ -874,14 +891,21 @@ int main(int argc, char** argv) {
   for (const ModelSpec& spec : specs)
     peer_sets.push_back(make_peers(spec));
   if (check_only) {
+#ifndef DENOC_BENCH_NO_KDL
     const bool kdl_ok = check_agreement(specs, true);
+#else
+    const bool kdl_ok = true;
+    std::printf("KDL: not built in (DENOC_BENCH_KDL=OFF)\n");
+#endif
     const bool peers_ok = check_peers(specs, peer_sets, true);
     return kdl_ok && peers_ok ? 0 : 1;
   }
+#ifndef DENOC_BENCH_NO_KDL
   if (!skip_check && !check_agreement(specs, false)) {
     std::fprintf(stderr, "denoc_bench: the suite and KDL disagree (see above): no benchmark\n");
     return 1;
   }
+#endif
   if (!skip_check && !check_peers(specs, peer_sets, false)) {
     std::fprintf(stderr, "denoc_bench: the suite and a peer disagree (see above): no benchmark\n");
     return 1;
@@ -893,8 +917,10 @@ int main(int argc, char** argv) {
     register_races(spec, pool, peer_sets[m]);
     register_suite<double>(spec, pool, "double");
     register_suite<float>(spec, pool, "float");
+#ifndef DENOC_BENCH_NO_KDL
     register_kdl(spec, pool);
     register_pairs(spec, pool);
+#endif
     register_inverse_pair(spec, pool);
   }
   std::vector<int> crossover;
