@@ -411,11 +411,24 @@ struct PeerSet {
 
 PeerSet make_peers(const ModelSpec& spec) {
   PeerSet set;
-  if (auto p = denoc_bench::make_rbdl(spec.rows, spec.gravity)) set.peers.push_back(std::move(p));
+  std::vector<denoc_bench::PeerLink> rows;
+  for (const DhLink<double>& r : spec.rows) {
+    denoc_bench::PeerLink link;
+    link.revolute = r.type == JointType::revolute;
+    link.a = r.a;
+    link.b = r.b;
+    link.alpha = r.alpha;
+    link.theta = r.theta;
+    link.mass = r.mass;
+    link.com = r.com;
+    link.inertia = r.inertia;
+    rows.push_back(link);
+  }
+  if (auto p = denoc_bench::make_rbdl(rows, spec.gravity)) set.peers.push_back(std::move(p));
   if (spec.model.dof() <= denoc_bench::kPinocchioMaxDof) {
-    if (auto p = denoc_bench::make_pinocchio(spec.rows, spec.gravity, false))
+    if (auto p = denoc_bench::make_pinocchio(rows, spec.gravity, false))
       set.peers.push_back(std::move(p));
-    if (auto p = denoc_bench::make_pinocchio(spec.rows, spec.gravity, true))
+    if (auto p = denoc_bench::make_pinocchio(rows, spec.gravity, true))
       set.peers.push_back(std::move(p));
   }
   return set;

@@ -5,8 +5,7 @@
 namespace denoc_bench {
 
 #ifndef DENOC_BENCH_RBDL
-std::unique_ptr<Peer> make_rbdl(const std::vector<denoc::DhLink<double>>&,
-                                const denoc::Vec3<double>&) {
+std::unique_ptr<Peer> make_rbdl(const std::vector<PeerLink>&, const Eigen::Vector3d&) {
   return nullptr;
 }
 std::string rbdl_version() {
@@ -15,8 +14,7 @@ std::string rbdl_version() {
 #endif
 
 #ifndef DENOC_BENCH_PINOCCHIO
-std::unique_ptr<Peer> make_pinocchio(const std::vector<denoc::DhLink<double>>&,
-                                     const denoc::Vec3<double>&, bool) {
+std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>&, const Eigen::Vector3d&, bool) {
   return nullptr;
 }
 std::string pinocchio_version() {

@@ -8,6 +8,7 @@
 #include <pinocchio/multibody/model.hpp>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Geometry>
 #include <cmath>
 
 #include "peers.hpp"
@@ -17,7 +18,7 @@ namespace {
 
 namespace P = pinocchio;
 
-P::SE3 dh_placement(const denoc::DhLink<double>& r) {
+P::SE3 dh_placement(const PeerLink& r) {
   const Eigen::Matrix3d R = (Eigen::AngleAxisd(r.theta, Eigen::Vector3d::UnitZ()) *
                              Eigen::AngleAxisd(r.alpha, Eigen::Vector3d::UnitX()))
                                 .toRotationMatrix();
@@ -26,17 +27,16 @@ P::SE3 dh_placement(const denoc::DhLink<double>& r) {
 
 class Pinocchio final : public Peer {
  public:
-  Pinocchio(const std::vector<denoc::DhLink<double>>& rows, const denoc::Vec3<double>& gravity,
-            bool world)
+  Pinocchio(const std::vector<PeerLink>& rows, const Eigen::Vector3d& gravity, bool world)
       : convention_(world ? P::Convention::WORLD : P::Convention::LOCAL) {
     model_.gravity.linear(gravity);
     model_.gravity.angular().setZero();
     P::JointIndex parent = 0;
     P::SE3 placement = P::SE3::Identity();
     int i = 0;
-    for (const denoc::DhLink<double>& r : rows) {
+    for (const PeerLink& r : rows) {
       const std::string name = "joint" + std::to_string(++i);
-      if (r.type == denoc::JointType::revolute)
+      if (r.revolute)
         parent = model_.addJoint(parent, P::JointModelRZ(), placement, name);
       else
         parent = model_.addJoint(parent, P::JointModelPZ(), placement, name);
@@ -88,8 +88,8 @@ class Pinocchio final : public Peer {
 
 }  // namespace
 
-std::unique_ptr<Peer> make_pinocchio(const std::vector<denoc::DhLink<double>>& rows,
-                                     const denoc::Vec3<double>& gravity, bool convention_world) {
+std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>& rows,
+                                     const Eigen::Vector3d& gravity, bool convention_world) {
   return std::make_unique<Pinocchio>(rows, gravity, convention_world);
 }
 

@@ -2,6 +2,7 @@
 #include <rbdl/rbdl.h>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Geometry>
 #include <cmath>
 
 #include "peers.hpp"
@@ -12,28 +13,28 @@ namespace {
 namespace R = RigidBodyDynamics;
 
 // C = Rz(theta) Tz(b) Tx(a) Rx(alpha): rotation and origin in the parent frame.
-Eigen::Matrix3d dh_rotation(const denoc::DhLink<double>& r) {
+Eigen::Matrix3d dh_rotation(const PeerLink& r) {
   return (Eigen::AngleAxisd(r.theta, Eigen::Vector3d::UnitZ()) *
           Eigen::AngleAxisd(r.alpha, Eigen::Vector3d::UnitX()))
       .toRotationMatrix();
 }
-Eigen::Vector3d dh_origin(const denoc::DhLink<double>& r) {
+Eigen::Vector3d dh_origin(const PeerLink& r) {
   return Eigen::Vector3d(r.a * std::cos(r.theta), r.a * std::sin(r.theta), r.b);
 }
 
 class Rbdl final : public Peer {
  public:
-  Rbdl(const std::vector<denoc::DhLink<double>>& rows, const denoc::Vec3<double>& gravity) {
+  Rbdl(const std::vector<PeerLink>& rows, const Eigen::Vector3d& gravity) {
     model_.gravity = R::Math::Vector3d(gravity.x(), gravity.y(), gravity.z());
     unsigned parent = 0;
     Eigen::Matrix3d R_prev = Eigen::Matrix3d::Identity();
     Eigen::Vector3d p_prev = Eigen::Vector3d::Zero();
-    for (const denoc::DhLink<double>& r : rows) {
+    for (const PeerLink& r : rows) {
       const Eigen::Matrix3d Rc = dh_rotation(r);
       const Eigen::Vector3d pc = dh_origin(r);
       const R::Math::Vector3d com = Rc * r.com + pc;
       const R::Math::Matrix3d Ic = Rc * r.inertia * Rc.transpose();
-      const R::Joint joint = r.type == denoc::JointType::revolute
+      const R::Joint joint = r.revolute
                                  ? R::Joint(R::JointTypeRevoluteZ)
                                  : R::Joint(R::JointTypePrismatic, R::Math::Vector3d(0, 0, 1));
       // SpatialTransform(E, r) takes E = R^T, the parent-to-child rotation.
@@ -85,8 +86,7 @@ class Rbdl final : public Peer {
 
 }  // namespace
 
-std::unique_ptr<Peer> make_rbdl(const std::vector<denoc::DhLink<double>>& rows,
-                                const denoc::Vec3<double>& gravity) {
+std::unique_ptr<Peer> make_rbdl(const std::vector<PeerLink>& rows, const Eigen::Vector3d& gravity) {
   return std::make_unique<Rbdl>(rows, gravity);
 }
 

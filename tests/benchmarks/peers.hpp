@@ -16,9 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "denoc/denoc.hpp"
-
 namespace denoc_bench {
+
+// One row of the standard DH table with the link's mass properties, as denoc::DhLink holds them
+// (no denoc header here, so that the peers' slow translation units do not depend on the suite's
+// sources): mass centre and inertia about it in the DH frame F_i.
+struct PeerLink {
+  bool revolute = true;
+  double a = 0, b = 0, alpha = 0, theta = 0, mass = 0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+};
 
 class Peer {
  public:
@@ -41,13 +49,12 @@ class Peer {
 };
 
 // Null when the benchmark was built without that peer (its *_DIR variable empty).
-std::unique_ptr<Peer> make_rbdl(const std::vector<denoc::DhLink<double>>& rows,
-                                const denoc::Vec3<double>& gravity);
+std::unique_ptr<Peer> make_rbdl(const std::vector<PeerLink>& rows, const Eigen::Vector3d& gravity);
 // convention_world: Pinocchio's WORLD convention for crba and aba (LOCAL otherwise; rnea has
 // only one). Its Data allocates four n^3 second-order derivative tensors (and zeroes them), 8 GB
 // each at n = 1000: denoc_bench builds Pinocchio only up to kPinocchioMaxDof joints.
-std::unique_ptr<Peer> make_pinocchio(const std::vector<denoc::DhLink<double>>& rows,
-                                     const denoc::Vec3<double>& gravity, bool convention_world);
+std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>& rows,
+                                     const Eigen::Vector3d& gravity, bool convention_world);
 constexpr int kPinocchioMaxDof = 400;
 
 // "RBDL 3.3.1", "Pinocchio 3.7.0", or empty when not built.

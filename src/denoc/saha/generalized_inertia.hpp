@@ -96,7 +96,8 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
     c += R * ws.ell[i];
     const Vec6<S>& p = model.joint(i).p;
     const Vec3<S> axis = R * angular(p);
-    ws.p_O.col(i) << axis, R * linear(p) + cross(c, axis);
+    ws.p_O.col(i).template head<3>() = axis;
+    ws.p_O.col(i).template tail<3>() = R * linear(p) + cross(c, axis);
     ws.M_tilde_O[i] = model.joint(i).M.rotated(R).shifted(c);
   }
   auto& W = ws.wrenches;  // row-major; gim_by_wrench_transfers' scratch, unused on this path
