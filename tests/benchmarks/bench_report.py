@@ -554,7 +554,7 @@ def variants_table(args):
                 any_cell = True
                 r = b["best_ratio"]
                 missed += r < target
-                cells.append(("%.2f" if r >= target else "**%.2f**") % r + " (%s)" % {
+                cells.append(("%.3f" if r >= target else "**%.3f**") % r + " (%s)" % {
                     "RBDL": "R", "Pinocchio LOCAL": "P", "Pinocchio WORLD": "Pw"}[fastest_peer(b)])
             if any_cell:
                 print("| %s | %s | %s | %.1f |" % (label, model_label(m), " | ".join(cells), target))
