@@ -91,9 +91,9 @@ std::unique_ptr<Peer> make_rbdl(const std::vector<PeerLink>& rows, const Eigen::
 }
 
 std::string rbdl_version() {
-  return "RBDL " + std::to_string(RBDL_API_VERSION >> 16) + "." +
-         std::to_string((RBDL_API_VERSION >> 8) & 0xff) + "." +
-         std::to_string(RBDL_API_VERSION & 0xff);
+  constexpr int version = RBDL_API_VERSION;  // (major << 16) + (minor << 8) + patch, unbracketed
+  return "RBDL " + std::to_string(version >> 16) + "." + std::to_string((version >> 8) & 0xff) +
+         "." + std::to_string(version & 0xff);
 }
 
 }  // namespace denoc_bench
