@@ -9,6 +9,12 @@
       the markdown table of issue 4 from Google Benchmark's JSON (the paired suite/KDL timings
       for the targets, medians of the repetitions elsewhere) and the throughput JSON, then the
       crossover study.
+  bench_report.py race RACE.json
+      issue 16: the suite against RBDL and Pinocchio (race/ benchmarks, timed in turns), ns per call
+      and the ratio fastest peer / suite (above 1: the suite is faster), with the targets.
+  bench_report.py variants NAME=RACE.json ...
+      issue 16: the ratio fastest peer / suite per quantity and model, one column per build
+      variant (compiler and -march), with the targets.
 """
 
 import json
@@ -478,11 +484,97 @@ def inverse_crossover(cross):
                                         % (xn, xn, first)) if xn else "none"))
 
 
+# ---------------------------------------------------------------------------------------------
+# Issue 16: the race against RBDL and Pinocchio
+
+# race quantity -> (label, target ratio fastest peer / suite)
+RACE = [
+    ("id", "inverse dynamics", 1.3),
+    ("fd", "forward dynamics O(n)", 1.3),
+    ("gim", "inertia matrix", 1.1),
+    ("fd_chol", "forward dynamics through Cholesky", 1.0),
+]
+PEERS = [("rbdl", "RBDL"), ("pinocchio", "Pinocchio LOCAL"), ("pinocchio_world", "Pinocchio WORLD")]
+
+
+def load_race(path):
+    """{'<quantity>/<model>': counters} from the race/ benchmarks (see denoc_bench.cpp)."""
+    with open(path) as f:
+        data = json.load(f)
+    race = {}
+    for b in data["benchmarks"]:
+        name = b.get("run_name", b["name"])
+        if name.startswith("race/") and b.get("run_type", "iteration") == "iteration":
+            race[name[len("race/"):].split("/manual_time")[0]] = b
+    return race
+
+
+def fastest_peer(b):
+    best = min((b[p + "_ns"], label) for p, label in PEERS if p + "_ns" in b)
+    return best[1]
+
+
+def race_table(path):
+    race = load_race(path)
+    print("| quantity | model | suite ns | RBDL ns | Pinocchio LOCAL ns | Pinocchio WORLD ns "
+          "| fastest peer | ratio fastest peer / suite | target | met? |")
+    print("|---|---|---:|---:|---:|---:|---|---:|---:|---|")
+    for q, label, target in RACE:
+        for m in MODELS:
+            b = race.get("%s/%s" % (q, m))
+            if not b:
+                continue
+            r = b["best_ratio"]
+            print("| %s | %s | %s | %s | %s | %s | %s | %.2f | %.1f | %s |" % (
+                label, model_label(m), fmt_ns(b["suite_ns"]),
+                *[fmt_ns(b.get(p + "_ns")) for p, _ in PEERS], fastest_peer(b), r, target,
+                "yes" if r >= target else "**no**"))
+    print()
+    print("Ratio: the median over the rounds of (fastest peer's time in the round) / (suite's "
+          "time in the round); the columns of ns are medians over the rounds. Pinocchio only up "
+          "to n = 400 (its Data allocates n^3 tensors); rnea has no convention (one column).")
+
+
+def variants_table(args):
+    columns = []
+    for a in args:
+        name, path = a.split("=", 1)
+        columns.append((name, load_race(path)))
+    print("| quantity | model | " + " | ".join(n for n, _ in columns) + " | target |")
+    print("|---|---|" + "---:|" * len(columns) + "---:|")
+    missed = 0
+    for q, label, target in RACE:
+        for m in MODELS:
+            cells, any_cell = [], False
+            for _, race in columns:
+                b = race.get("%s/%s" % (q, m))
+                if not b:
+                    cells.append("—")
+                    continue
+                any_cell = True
+                r = b["best_ratio"]
+                missed += r < target
+                cells.append(("%.3f" if r >= target else "**%.3f**") % r + " (%s)" % {
+                    "RBDL": "R", "Pinocchio LOCAL": "P", "Pinocchio WORLD": "Pw"}[fastest_peer(b)])
+            if any_cell:
+                print("| %s | %s | %s | %.1f |" % (label, model_label(m), " | ".join(cells), target))
+    print()
+    print("Each cell: the median over the rounds of (fastest peer's time) / (suite's time), "
+          "peers and suite timed in turns in one binary; above 1 the suite is faster; bold: below "
+          "the target. In brackets the fastest peer: R = RBDL, P = Pinocchio (LOCAL convention), "
+          "Pw = Pinocchio (WORLD). Pinocchio only up to n = 400 (its Data allocates n^3 "
+          "tensors). Targets missed: %d." % missed)
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "throughput":
         throughput(argv[2], argv[3], argv[4])
     elif len(argv) == 6 and argv[1] == "table":
         table(argv[2], argv[3], argv[4], argv[5])
+    elif len(argv) == 3 and argv[1] == "race":
+        race_table(argv[2])
+    elif len(argv) >= 3 and argv[1] == "variants":
+        variants_table(argv[2:])
     else:
         sys.exit(__doc__)
 

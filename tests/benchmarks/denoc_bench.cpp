@@ -16,7 +16,14 @@
 //                                             target ratios (see register_pair)
 //   pair/inv/<model>                          the O(n^2) inverse GIM (U D U^T) and the O(n^3) one
 //                                             (Cholesky) timed in turns (register_inverse_pair)
+//   race/<id|gim|fd|fd_chol>/<model>          issue 16: the suite (double) and every peer built in
+//                                             (RBDL, Pinocchio LOCAL and WORLD conventions) timed
+//                                             in turns (see register_race); only when a peer is
+//                                             built (DENOC_RBDL_DIR, DENOC_PINOCCHIO_DIR)
 //   model: stanford, or n:<n> for the chains of the issue.
+//
+//   denoc_bench --check also prints the agreement of the suite with the peers built in, and the
+//   check before timing fails (exit 1) when they disagree.
 //
 // Every iteration takes the next entry of a pool of random states generated before timing, and
 // its result goes through benchmark::DoNotOptimize, so nothing is constant-folded.
@@ -39,12 +46,14 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#ifndef DENOC_BENCH_NO_KDL
 #include <kdl/chain.hpp>
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
 #include <kdl/chainhdsolver_vereshchagin.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
 #include <kdl/jntspaceinertiamatrix.hpp>
+#endif
 #include <memory>
 #include <random>
 #include <string>
@@ -52,6 +61,7 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "peers.hpp"
 
 namespace {
 
@@ -110,6 +120,7 @@ ModelSpec stanford_model() {
   return spec;
 }
 
+#ifndef DENOC_BENCH_NO_KDL
 KDL::Vector kdl_vector(const Vec3<double>& v) {
   return KDL::Vector(v.x(), v.y(), v.z());
 }
@@ -126,6 +137,8 @@ KDL::Chain kdl_chain(const ModelSpec& spec) {
   }
   return chain;
 }
+
+#endif  // DENOC_BENCH_NO_KDL
 
 // ----------------------------------------------------------------------------------------------
 // Pools of random states, generated before any timing
@@ -176,11 +189,13 @@ Pool<S> cast_pool(const Pool<double>& p) {
   return out;
 }
 
+#ifndef DENOC_BENCH_NO_KDL
 KDL::JntArray jnt(const VecX<double>& v) {
   KDL::JntArray a(static_cast<unsigned>(v.size()));
   a.data = v;
   return a;
 }
+#endif  // DENOC_BENCH_NO_KDL
 
 // ----------------------------------------------------------------------------------------------
 // Contexts: everything a benchmark touches, built once and never moved (the KDL solvers keep a
@@ -194,6 +209,7 @@ struct SuiteContext {
   SuiteContext(const denoc::Model<S>& m, Pool<S> p) : model(m), ws(model), pool(std::move(p)) {}
 };
 
+#ifndef DENOC_BENCH_NO_KDL
 // KDL's RNE takes gravity; Vereshchagin takes the root acceleration, which is -gravity
 // (the solver's header: "gravity acceleration with opposite sign compared to KDL's FD and RNE").
 struct KdlContext {
@@ -278,6 +294,8 @@ struct KdlContext {
   }
 };
 
+#endif  // DENOC_BENCH_NO_KDL
+
 // ----------------------------------------------------------------------------------------------
 // Agreement check
 
@@ -299,6 +317,8 @@ struct Agreement {
 };
 
 constexpr double kTolerance = 1e-12;
+
+#ifndef DENOC_BENCH_NO_KDL
 
 // Compares the suite with KDL on a few random states of every model; prints a table when
 // `verbose`. Returns false if a torque, the inertia matrix or a forward-dynamics residual differs
@@ -376,6 +396,92 @@ bool check_agreement(const std::vector<ModelSpec>& specs, bool verbose) {
     }
   }
   if (verbose) std::printf("\nagreement: %s\n", all_ok ? "OK" : "FAILED");
+  return all_ok;
+}
+
+#endif  // DENOC_BENCH_NO_KDL
+
+// ----------------------------------------------------------------------------------------------
+// The peers of issue 16 (RBDL, Pinocchio), built per model once and shared by the check and the
+// races. Pinocchio only up to kPinocchioMaxDof joints (its Data's n^3 tensors).
+
+struct PeerSet {
+  std::vector<std::shared_ptr<denoc_bench::Peer>> peers;
+};
+
+PeerSet make_peers(const ModelSpec& spec) {
+  PeerSet set;
+  std::vector<denoc_bench::PeerLink> rows;
+  for (const DhLink<double>& r : spec.rows) {
+    denoc_bench::PeerLink link;
+    link.revolute = r.type == JointType::revolute;
+    link.a = r.a;
+    link.b = r.b;
+    link.alpha = r.alpha;
+    link.theta = r.theta;
+    link.mass = r.mass;
+    link.com = r.com;
+    link.inertia = r.inertia;
+    rows.push_back(link);
+  }
+  if (auto p = denoc_bench::make_rbdl(rows, spec.gravity)) set.peers.push_back(std::move(p));
+  if (spec.model.dof() <= denoc_bench::kPinocchioMaxDof) {
+    if (auto p = denoc_bench::make_pinocchio(rows, spec.gravity, false))
+      set.peers.push_back(std::move(p));
+    if (auto p = denoc_bench::make_pinocchio(rows, spec.gravity, true))
+      set.peers.push_back(std::move(p));
+  }
+  return set;
+}
+
+// The suite against every peer on 3 random states per model: torques, the inertia matrix (the
+// full symmetric one), and both forward dynamics in torque space (max|M (qdd_suite - qdd_peer)|
+// / max|tau - h|), against the suite's U D U^T (fd) and Cholesky (fd_chol) routes. Returns false
+// when any differs by more than kTolerance (relative).
+bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>& sets,
+                 bool verbose) {
+  bool all_ok = true, header = false;
+  for (std::size_t m = 0; m < specs.size(); ++m) {
+    const ModelSpec& spec = specs[m];
+    for (const auto& peer : sets[m].peers) {
+      if (verbose && !header) {
+        std::printf(
+            "\nAgreement of the suite with the peers compiled in (%s%s%s), 3 random states per "
+            "model. Relative, as above; accelerations in torque space. Must be <= %.0e.\n\n"
+            "| model | peer | tau: ID vs RNEA | M vs CRBA | M dqdd: udu vs ABA | M dqdd: cholesky "
+            "vs peer's LLT |\n|---|---|---:|---:|---:|---:|\n",
+            denoc_bench::rbdl_version().c_str(),
+            denoc_bench::rbdl_version().empty() || denoc_bench::pinocchio_version().empty() ? ""
+                                                                                            : ", ",
+            denoc_bench::pinocchio_version().c_str(), kTolerance);
+        header = true;
+      }
+      const Pool<double> pool =
+          make_pool(spec, 3, 0xBEEFu + static_cast<unsigned>(spec.model.dof()));
+      denoc::Workspace<double> ws(spec.model);
+      Agreement tau, mass, res_fd, res_chol;
+      for (std::size_t k = 0; k < pool.size(); ++k) {
+        const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
+        tau.add(denoc::inverse_dynamics(spec.model, ws, q, qd, qdd), peer->id(q, qd, qdd));
+        const MatX<double> M = denoc::generalized_inertia(spec.model, ws, q);
+        mass.add(M, peer->gim_full(q));
+        const VecX<double> phi = t - denoc::bias_forces(spec.model, ws, q, qd);
+        const double phi_scale = max_abs(phi);
+        const VecX<double> a_udu = denoc::forward_dynamics(spec.model, ws, q, qd, t);
+        res_fd.add_difference(M * (a_udu - peer->fd(q, qd, t)), phi_scale);
+        const VecX<double> a_chol = denoc::forward_dynamics_cholesky(spec.model, ws, q, qd, t);
+        res_chol.add_difference(M * (a_chol - peer->fd_chol(q, qd, t)), phi_scale);
+      }
+      const bool ok = tau.rel <= kTolerance && mass.rel <= kTolerance && res_fd.rel <= kTolerance &&
+                      res_chol.rel <= kTolerance;
+      all_ok = all_ok && ok;
+      if (verbose || !ok)
+        std::fprintf(verbose ? stdout : stderr, "| %s | %s | %.1e | %.1e | %.1e | %.1e |%s\n",
+                     spec.name.c_str(), peer->name().c_str(), tau.rel, mass.rel, res_fd.rel,
+                     res_chol.rel, ok ? "" : "  <-- MISMATCH");
+    }
+  }
+  if (verbose && header) std::printf("\npeer agreement: %s\n", all_ok ? "OK" : "FAILED");
   return all_ok;
 }
 
@@ -458,6 +564,12 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
                      });
 }
 
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+#ifndef DENOC_BENCH_NO_KDL
 void register_kdl(const ModelSpec& spec, const Pool<double>& pool) {
   auto c = std::make_shared<KdlContext>(spec, pool);
   const std::string tail = "/" + spec.name;
@@ -496,11 +608,6 @@ struct PairContext {
   PairContext(const ModelSpec& spec, const Pool<double>& pool)
       : suite(spec.model, pool), kdl(spec, pool) {}
 };
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
 
 template <typename SuiteCall, typename KdlCall>
 void register_pair(const std::string& name, std::shared_ptr<PairContext> context,
@@ -577,6 +684,8 @@ void register_pairs(const ModelSpec& spec, const Pool<double>& pool) {
       [](K& x, std::size_t k) -> const Eigen::VectorXd& { return x.fd_vereshchagin(k).data; });
 }
 
+#endif  // DENOC_BENCH_NO_KDL
+
 // The O(n^2) inverse GIM from the U D U^T factors against the O(n^3) one (GIM, Cholesky,
 // L^-T L^-1), timed in turns as register_pair times the suite and KDL: batches of about 10,000
 // matrix entries of the O(n^2) route (at least one call), the order swapped every round. Timed by
@@ -639,6 +748,109 @@ void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
   })->UseManualTime();
 }
 
+// The race of issue 16: the suite and every peer of the model take turns in batches (the order
+// rotated every round), as register_pair times the suite and KDL, so that all see the same
+// machine. A batch is about 30 us of the suite's calls, calibrated once (at least one call).
+// Timed by the thread's CPU clock (see register_inverse_pair: a long call on a loaded machine is
+// preempted). Counters: suite_ns and <peer>_ns, the medians over the rounds of ns per call;
+// <peer>_ratio, the median of the per-round peer/suite ratios; best_ratio, the median of the
+// per-round ratios of the fastest peer of that round to the suite (above 1: the suite is faster).
+enum class Quantity { id, gim, fd, fd_chol };
+
+void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSet& set,
+                   Quantity quantity, const char* label) {
+  std::vector<std::shared_ptr<denoc_bench::Peer>> peers;
+  for (const auto& p : set.peers)  // rnea has no convention: one Pinocchio suffices
+    if (!(quantity == Quantity::id && p->name() == "pinocchio_world")) peers.push_back(p);
+  if (peers.empty()) return;
+  auto suite = std::make_shared<SuiteContext<double>>(spec.model, pool);
+  const int n = spec.model.dof();
+  const std::string name = std::string("race/") + label + "/" + spec.name;
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    SuiteContext<double>& x = *suite;
+    const std::size_t entries = x.pool.size();
+    std::size_t k = 0;
+    // contestant 0 is the suite, 1.. the peers
+    auto call = [&](std::size_t who) -> const double* {
+      const VecX<double>&q = x.pool.q[k], &qd = x.pool.qd[k];
+      if (who == 0) {
+        switch (quantity) {
+          case Quantity::id:
+            return denoc::inverse_dynamics(x.model, x.ws, q, qd, x.pool.qdd[k]).data();
+          case Quantity::gim:
+            return denoc::generalized_inertia(x.model, x.ws, q).data();
+          case Quantity::fd:
+            return denoc::forward_dynamics(x.model, x.ws, q, qd, x.pool.tau[k]).data();
+          case Quantity::fd_chol:
+            return denoc::forward_dynamics_cholesky(x.model, x.ws, q, qd, x.pool.tau[k]).data();
+        }
+      }
+      denoc_bench::Peer& p = *peers[who - 1];
+      switch (quantity) {
+        case Quantity::id:
+          return p.id(q, qd, x.pool.qdd[k]).data();
+        case Quantity::gim:
+          return p.gim(q).data();
+        case Quantity::fd:
+          return p.fd(q, qd, x.pool.tau[k]).data();
+        case Quantity::fd_chol:
+          return p.fd_chol(q, qd, x.pool.tau[k]).data();
+      }
+      return nullptr;
+    };
+    auto time_batch = [&](std::size_t who, int batch) {
+      const double start = thread_cpu_ns();
+      for (int b = 0; b < batch; ++b) {
+        benchmark::DoNotOptimize(call(who));
+        benchmark::ClobberMemory();
+        if (++k == entries) k = 0;
+      }
+      return (thread_cpu_ns() - start) / batch;
+    };
+    const std::size_t contestants = peers.size() + 1;
+    for (std::size_t who = 0; who < contestants; ++who)
+      time_batch(who, 2);  // warm up
+    const int batch = std::max(1, static_cast<int>(30000.0 / std::max(1.0, time_batch(0, 3))));
+    std::vector<std::vector<double>> ns(contestants), ratio(contestants);
+    std::vector<double> best;
+    std::vector<double> t(contestants);
+    std::size_t first = 0;
+    for (auto _ : state) {
+      for (std::size_t j = 0; j < contestants; ++j) {
+        const std::size_t who = (first + j) % contestants;
+        t[who] = time_batch(who, batch);
+      }
+      first = (first + 1) % contestants;
+      double fastest = t[1], total = t[0];
+      for (std::size_t who = 1; who < contestants; ++who) {
+        fastest = std::min(fastest, t[who]);
+        total += t[who];
+        ratio[who].push_back(t[who] / t[0]);
+      }
+      for (std::size_t who = 0; who < contestants; ++who)
+        ns[who].push_back(t[who]);
+      best.push_back(fastest / t[0]);
+      state.SetIterationTime(total * batch * 1e-9);
+    }
+    state.counters["suite_ns"] = median(ns[0]);
+    for (std::size_t who = 1; who < contestants; ++who) {
+      const std::string peer = peers[who - 1]->name();
+      state.counters[peer + "_ns"] = median(ns[who]);
+      state.counters[peer + "_ratio"] = median(ratio[who]);
+    }
+    state.counters["best_ratio"] = median(best);
+    state.counters["rounds"] = static_cast<double>(best.size());
+    state.counters["dof"] = n;
+  })->UseManualTime();
+}
+
+void register_races(const ModelSpec& spec, const Pool<double>& pool, const PeerSet& set) {
+  register_race(spec, pool, set, Quantity::id, "id");
+  register_race(spec, pool, set, Quantity::fd, "fd");
+  register_race(spec, pool, set, Quantity::gim, "gim");
+  register_race(spec, pool, set, Quantity::fd_chol, "fd_chol");
+}
+
 void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
   auto c = std::make_shared<SuiteContext<double>>(spec.model, pool);
   const int n = spec.model.dof();
@@ -688,18 +900,40 @@ int main(int argc, char** argv) {
     }
   }
   const std::vector<ModelSpec> specs = suite_models();
-  if (check_only) return check_agreement(specs, true) ? 0 : 1;
+  std::vector<PeerSet> peer_sets;
+  for (const ModelSpec& spec : specs)
+    peer_sets.push_back(make_peers(spec));
+  if (check_only) {
+#ifndef DENOC_BENCH_NO_KDL
+    const bool kdl_ok = check_agreement(specs, true);
+#else
+    const bool kdl_ok = true;
+    std::printf("KDL: not built in (DENOC_BENCH_KDL=OFF)\n");
+#endif
+    const bool peers_ok = check_peers(specs, peer_sets, true);
+    return kdl_ok && peers_ok ? 0 : 1;
+  }
+#ifndef DENOC_BENCH_NO_KDL
   if (!skip_check && !check_agreement(specs, false)) {
     std::fprintf(stderr, "denoc_bench: the suite and KDL disagree (see above): no benchmark\n");
     return 1;
   }
+#endif
+  if (!skip_check && !check_peers(specs, peer_sets, false)) {
+    std::fprintf(stderr, "denoc_bench: the suite and a peer disagree (see above): no benchmark\n");
+    return 1;
+  }
 
-  for (const ModelSpec& spec : specs) {
+  for (std::size_t m = 0; m < specs.size(); ++m) {
+    const ModelSpec& spec = specs[m];
     const Pool<double> pool = make_pool(spec, pool_entries(spec.model.dof()), 12345u);
+    register_races(spec, pool, peer_sets[m]);
     register_suite<double>(spec, pool, "double");
     register_suite<float>(spec, pool, "float");
+#ifndef DENOC_BENCH_NO_KDL
     register_kdl(spec, pool);
     register_pairs(spec, pool);
+#endif
     register_inverse_pair(spec, pool);
   }
   std::vector<int> crossover;

@@ -59,7 +59,8 @@ template <typename S>
 inline Vec6<S> propagate_twist(const Mat3<S>& E, const Vec3<S>& ell, const Vec6<S>& t) {
   const Vec3<S> omega = E.transpose() * angular(t);
   Vec6<S> out;
-  out << omega, E.transpose() * linear(t) + cross(omega, ell);
+  angular(out) = omega;  // half by half, not a comma initializer (see forward_recursion)
+  linear(out) = E.transpose() * linear(t) + cross(omega, ell);
   return out;
 }
 
@@ -69,7 +70,8 @@ template <typename S>
 inline Vec6<S> transfer_wrench(const Mat3<S>& E, const Vec3<S>& ell, const Vec6<S>& w) {
   const Vec3<S> force = linear(w);
   Vec6<S> out;
-  out << E * (angular(w) + cross(ell, force)), E * force;
+  angular(out) = E * (angular(w) + cross(ell, force));
+  linear(out) = E * force;
   return out;
 }
 
@@ -138,7 +140,8 @@ inline Mat6<S> transfer_inertia(const Mat3<S>& E, const Vec3<S>& ell, const Mat6
 template <typename S>
 inline Vec6<S> omega_cross(const Vec3<S>& omega, const Vec6<S>& x) {
   Vec6<S> out;
-  out << cross(omega, Vec3<S>(angular(x))), cross(omega, Vec3<S>(linear(x)));
+  angular(out) = cross(omega, Vec3<S>(angular(x)));
+  linear(out) = cross(omega, Vec3<S>(linear(x)));
   return out;
 }
 

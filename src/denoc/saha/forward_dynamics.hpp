@@ -40,9 +40,11 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
     const S m_hat = p.dot(psi_hat) + model.joint(i).rotor_inertia;
     Vec3<S> n = angular(psi_hat) / m_hat, f = linear(psi_hat) / m_hat;
     ws.m_hat[i] = m_hat;
-    ws.psi[i] << n, f;
+    angular(ws.psi[i]) = n;  // half by half (see forward_recursion)
+    linear(ws.psi[i]) = f;
     transfer_wrench(ws.E[i], ws.ell[i], n, f);
-    ws.psi_parent[i] << n, f;
+    angular(ws.psi_parent[i]) = n;
+    linear(ws.psi_parent[i]) = f;
   }
 }
 

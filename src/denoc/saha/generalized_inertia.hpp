@@ -2,6 +2,7 @@
 // Section 4.1, O(n^2); and its inverse through its Cholesky factor.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -81,6 +82,10 @@ void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
 //   M_i^O = M_i rotated by R_i and seen from O.
 // Each entry is one independent dot product instead of a chain of transfers: more work per
 // joint, far less per entry, so it wins on long chains.
+// With w_i = M~_i^O p_i^O, column j of I below the diagonal is w_i^T p_j (i >= j): written down
+// the column from the rows of W = [w_i^O] (6 x n, row-major), six contiguous multiply-adds per
+// entry; then the upper triangle is mirrored tile by tile, so that the row reads stay in cache
+// (a plain mirror strides through the whole matrix once per row).
 template <typename S>
 void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
@@ -91,14 +96,27 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
     c += R * ws.ell[i];
     const Vec6<S>& p = model.joint(i).p;
     const Vec3<S> axis = R * angular(p);
-    ws.p_O.col(i) << axis, R * linear(p) + cross(c, axis);
+    ws.p_O.col(i).template head<3>() = axis;
+    ws.p_O.col(i).template tail<3>() = R * linear(p) + cross(c, axis);
     ws.M_tilde_O[i] = model.joint(i).M.rotated(R).shifted(c);
   }
+  auto& W = ws.wrenches;  // row-major; gim_by_wrench_transfers' scratch, unused on this path
   for (int i = n - 1; i >= 0; --i) {
     if (i + 1 < n) ws.M_tilde_O[i] += ws.M_tilde_O[i + 1];  // Eq. (23b)
-    const Vec6<S> w = ws.M_tilde_O[i] * Vec6<S>(ws.p_O.col(i));
-    ws.gim.col(i).head(i + 1).noalias() = ws.p_O.leftCols(i + 1).transpose() * w;  // Eq. (24)
-    ws.gim.row(i).head(i) = ws.gim.col(i).head(i).transpose();
+    W.col(i) = ws.M_tilde_O[i] * Vec6<S>(ws.p_O.col(i));
+  }
+  for (int j = 0; j < n; ++j)  // Eq. (24)
+    ws.gim.col(j).tail(n - j).noalias() = W.rightCols(n - j).transpose() * Vec6<S>(ws.p_O.col(j));
+  constexpr int kTile = 32;
+  for (int jb = 0; jb < n; jb += kTile) {
+    const int j_end = std::min(jb + kTile, n);
+    for (int ib = 0; ib <= jb; ib += kTile) {
+      for (int j = jb; j < j_end; ++j) {
+        const int i_end = std::min(ib + kTile, j);
+        for (int i = ib; i < i_end; ++i)
+          ws.gim(i, j) = ws.gim(j, i);
+      }
+    }
   }
 }
 

@@ -38,8 +38,12 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
     dv = E.transpose() * dv + cross(dw, ell) + cross(w_parent, ell_rate);
     dw += Vec3<S>(s * w.y() * qd[i], -s * w.x() * qd[i], s * qdd[i]);
     dv += p_v * qdd[i] + cross(w, p_v) * qd[i];
-    ws.t[i] << w, v;
-    ws.xi[i] << dw, dv;
+    // Stored half by half: clang with AVX2 compiles a comma initializer (t << w, v) into an
+    // out-of-line copy loop over run-time-sized blocks, a call per half and per joint.
+    angular(ws.t[i]) = w;
+    linear(ws.t[i]) = v;
+    angular(ws.xi[i]) = dw;
+    linear(ws.xi[i]) = dv;
   }
 }
 
@@ -54,7 +58,8 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
     const Vec3<S> w = angular(ws.t[i]), dw = angular(ws.xi[i]);
     n += M.rotational * dw + cross(w, Vec3<S>(M.rotational * w));  // M_i xi_i + Mdot_i t_i, (8)
     f += M.mass * linear(ws.xi[i]);
-    ws.gamma[i] << n, f;
+    angular(ws.gamma[i]) = n;  // half by half, as in forward_recursion
+    linear(ws.gamma[i]) = f;
     ws.tau[i] = joint.p[2] * n.z() + linear(joint.p).dot(f);  // Eq. (30), p_i = [s e_z; p_v]
   }
 }

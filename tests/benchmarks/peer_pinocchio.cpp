@@ -1,0 +1,100 @@
+// Pinocchio (stack-of-tasks/pinocchio, 3.x) as a peer of denoc_bench (issue 16), header-only:
+// rnea, crba, aba and nonLinearEffects instantiated here with the suite's flags; see peers.hpp
+// for the model.
+#include <pinocchio/algorithm/aba.hpp>
+#include <pinocchio/algorithm/crba.hpp>
+#include <pinocchio/algorithm/rnea.hpp>
+#include <pinocchio/multibody/data.hpp>
+#include <pinocchio/multibody/model.hpp>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Geometry>
+#include <cmath>
+
+#include "peers.hpp"
+
+namespace denoc_bench {
+namespace {
+
+namespace P = pinocchio;
+
+P::SE3 dh_placement(const PeerLink& r) {
+  const Eigen::Matrix3d R = (Eigen::AngleAxisd(r.theta, Eigen::Vector3d::UnitZ()) *
+                             Eigen::AngleAxisd(r.alpha, Eigen::Vector3d::UnitX()))
+                                .toRotationMatrix();
+  return P::SE3(R, Eigen::Vector3d(r.a * std::cos(r.theta), r.a * std::sin(r.theta), r.b));
+}
+
+class Pinocchio final : public Peer {
+ public:
+  Pinocchio(const std::vector<PeerLink>& rows, const Eigen::Vector3d& gravity, bool world)
+      : convention_(world ? P::Convention::WORLD : P::Convention::LOCAL) {
+    model_.gravity.linear(gravity);
+    model_.gravity.angular().setZero();
+    P::JointIndex parent = 0;
+    P::SE3 placement = P::SE3::Identity();
+    int i = 0;
+    for (const PeerLink& r : rows) {
+      const std::string name = "joint" + std::to_string(++i);
+      if (r.revolute)
+        parent = model_.addJoint(parent, P::JointModelRZ(), placement, name);
+      else
+        parent = model_.addJoint(parent, P::JointModelPZ(), placement, name);
+      placement = dh_placement(r);
+      // The inertia about the mass centre, in F_i; placed in the joint's frame by C_i.
+      model_.appendBodyToJoint(parent, P::Inertia(r.mass, r.com, r.inertia), placement);
+    }
+    data_ = std::make_unique<P::Data>(model_);
+    const Eigen::Index n = model_.nv;
+    zero_ = Eigen::VectorXd::Zero(n);
+    qdd_ = Eigen::VectorXd::Zero(n);
+    llt_ = Eigen::LLT<Eigen::MatrixXd, Eigen::Upper>(n);
+  }
+  std::string name() const override {
+    return convention_ == P::Convention::WORLD ? "pinocchio_world" : "pinocchio";
+  }
+  const Eigen::VectorXd& id(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                            const Eigen::VectorXd& qdd) override {
+    return P::rnea(model_, *data_, q, qd, qdd);
+  }
+  const Eigen::MatrixXd& gim(const Eigen::VectorXd& q) override {
+    return P::crba(model_, *data_, q, convention_);
+  }
+  Eigen::MatrixXd gim_full(const Eigen::VectorXd& q) override {
+    const Eigen::MatrixXd upper = gim(q);
+    return upper.selfadjointView<Eigen::Upper>();
+  }
+  const Eigen::VectorXd& fd(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                            const Eigen::VectorXd& tau) override {
+    return P::aba(model_, *data_, q, qd, tau, convention_);
+  }
+  // Bias (nonLinearEffects), crba (upper triangle), Eigen's LLT on the upper triangle.
+  const Eigen::VectorXd& fd_chol(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                 const Eigen::VectorXd& tau) override {
+    const Eigen::VectorXd& h = P::nonLinearEffects(model_, *data_, q, qd);
+    llt_.compute(P::crba(model_, *data_, q, convention_));
+    qdd_ = tau - h;
+    llt_.solveInPlace(qdd_);
+    return qdd_;
+  }
+
+ private:
+  P::Convention convention_;
+  P::Model model_;
+  std::unique_ptr<P::Data> data_;
+  Eigen::VectorXd zero_, qdd_;
+  Eigen::LLT<Eigen::MatrixXd, Eigen::Upper> llt_;
+};
+
+}  // namespace
+
+std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>& rows,
+                                     const Eigen::Vector3d& gravity, bool convention_world) {
+  return std::make_unique<Pinocchio>(rows, gravity, convention_world);
+}
+
+std::string pinocchio_version() {
+  return "Pinocchio " PINOCCHIO_VERSION;
+}
+
+}  // namespace denoc_bench

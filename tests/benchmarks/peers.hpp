@@ -1,0 +1,64 @@
+// The peers of issue 16 in denoc_bench: RBDL and Pinocchio, compiled from the user's source
+// checkouts with the suite's own compiler and flags (tests/benchmarks/CMakeLists.txt,
+// DENOC_RBDL_DIR and DENOC_PINOCCHIO_DIR). Each peer sits in its own translation unit (its
+// headers, warnings and compile time stay there); denoc_bench sees only this interface.
+//
+// Every peer is built from the same standard DH rows as the suite and KDL. Joint i of a peer is
+// placed in body i-1 at C_{i-1} = Rz(theta) Tz(b) Tx(a) Rx(alpha) of row i-1 (the identity for
+// i = 1), and body i's mass, centre of mass and inertia (given in the DH frame F_i = body i's
+// frame times C_i) are moved into body i's frame by C_i. A revolute joint turns about z, a
+// prismatic one slides along z, which commutes with Rz(theta) Tz(b). Three constructions
+// independent of the suite's, so their agreement (denoc_bench --check) is a real check.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace denoc_bench {
+
+// One row of the standard DH table with the link's mass properties, as denoc::DhLink holds them
+// (no denoc header here, so that the peers' slow translation units do not depend on the suite's
+// sources): mass centre and inertia about it in the DH frame F_i.
+struct PeerLink {
+  bool revolute = true;
+  double a = 0, b = 0, alpha = 0, theta = 0, mass = 0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+};
+
+class Peer {
+ public:
+  virtual ~Peer() = default;
+  virtual std::string name() const = 0;
+  // Inverse dynamics with gravity (RNEA).
+  virtual const Eigen::VectorXd& id(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                    const Eigen::VectorXd& qdd) = 0;
+  // The joint-space inertia matrix. Pinocchio's crba fills only the upper triangle (and is timed
+  // so); gim_full symmetrises it, for the agreement check.
+  virtual const Eigen::MatrixXd& gim(const Eigen::VectorXd& q) = 0;
+  virtual Eigen::MatrixXd gim_full(const Eigen::VectorXd& q) { return gim(q); }
+  // O(n) forward dynamics (ABA).
+  virtual const Eigen::VectorXd& fd(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                    const Eigen::VectorXd& tau) = 0;
+  // Forward dynamics through the inertia matrix: bias forces, CRBA, Eigen's cache-blocked LLT in
+  // place on storage allocated once, two triangular solves.
+  virtual const Eigen::VectorXd& fd_chol(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                         const Eigen::VectorXd& tau) = 0;
+};
+
+// Null when the benchmark was built without that peer (its *_DIR variable empty).
+std::unique_ptr<Peer> make_rbdl(const std::vector<PeerLink>& rows, const Eigen::Vector3d& gravity);
+// convention_world: Pinocchio's WORLD convention for crba and aba (LOCAL otherwise; rnea has
+// only one). Its Data allocates four n^3 second-order derivative tensors (and zeroes them), 8 GB
+// each at n = 1000: denoc_bench builds Pinocchio only up to kPinocchioMaxDof joints.
+std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>& rows,
+                                     const Eigen::Vector3d& gravity, bool convention_world);
+constexpr int kPinocchioMaxDof = 400;
+
+// "RBDL 3.3.1", "Pinocchio 3.7.0", or empty when not built.
+std::string rbdl_version();
+std::string pinocchio_version();
+
+}  // namespace denoc_bench
