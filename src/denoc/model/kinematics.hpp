@@ -44,9 +44,11 @@ const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian(const Model<S>& model, 
   for (int i = 0; i < model.dof(); ++i) {
     const Vec3<S> z = ws.R_base[i].col(2);
     if (model.joint(i).type == JointType::revolute) {
-      ws.jacobian.col(i) << cross(z, Vec3<S>(ws.tool_pose.p - ws.o_base[i])), z;
+      ws.jacobian.col(i).template head<3>() = cross(z, Vec3<S>(ws.tool_pose.p - ws.o_base[i]));
+      ws.jacobian.col(i).template tail<3>() = z;
     } else {
-      ws.jacobian.col(i) << z, Vec3<S>::Zero();
+      ws.jacobian.col(i).template head<3>() = z;
+      ws.jacobian.col(i).template tail<3>().setZero();
     }
   }
   return ws.jacobian;

@@ -61,7 +61,8 @@ const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions(const Model<S>& model
     const Vec3<S> f = linear(ws.gamma[i]);
     const Vec3<S> n_joint = Vec3<S>(angular(ws.gamma[i])) + cross(joint.d, f);
     const Vec3<S> n_k = n_joint - cross(X.p, f);
-    ws.reactions.col(i) << X.R.transpose() * f, X.R.transpose() * n_k;
+    ws.reactions.col(i).template head<3>() = X.R.transpose() * f;
+    ws.reactions.col(i).template tail<3>() = X.R.transpose() * n_k;
   }
   return ws.reactions;
 }
