@@ -413,20 +413,16 @@ YAML::Node load_one_document(const std::string& text, const std::string& path) {
     std::istringstream stream(text);
     YAML::Parser parser(stream);
     DocumentStarts events;
+    // Up to three: a second document may itself be the stuck one, known only by the third.
     std::vector<YAML::Mark> starts;
-    while (starts.size() < 2 && parser.HandleNextDocument(events)) {
+    while (starts.size() < 3 && parser.HandleNextDocument(events)) {
       if (!starts.empty() && events.start.pos == starts.back().pos) {
         throw InputError(path + ":" + std::to_string(events.start.line + 1) +
                          ": YAML syntax error: text the parser cannot read");
       }
       starts.push_back(events.start);
     }
-    // A second document may be the stuck one: look one further before calling it a document.
-    if (starts.size() == 2) {
-      if (parser.HandleNextDocument(events) && events.start.pos == starts[1].pos) {
-        throw InputError(path + ":" + std::to_string(events.start.line + 1) +
-                         ": YAML syntax error: text the parser cannot read");
-      }
+    if (starts.size() > 1) {
       throw InputError(path + ":" + std::to_string(second_document_line(text, starts[1])) +
                        ": a second YAML document; a robot file is one document (remove the `---`)");
     }
