@@ -271,12 +271,7 @@ class SampleWriter {
     wrench_->at(t, wrench_value_);
     if (wrench_in_tool_frame_) {
       joint_poses(model_, ws_);
-      const Mat3<double>& R = ws_.tool_pose.R;
-      // Half by half, each product into a temporary first (g++ -march=x86-64-v3 flags the
-      // comma initializer with a false -Warray-bounds).
-      const Vec3<double> force = R * wrench_value_.head<3>(), moment = R * wrench_value_.tail<3>();
-      wrench_value_.head<3>() = force;
-      wrench_value_.tail<3>() = moment;
+      wrench_value_ = tool_wrench_in_base(ws_.tool_pose.R, wrench_value_);
     }
     apply_tool_wrench(model_, ws_, wrench_value_);
   }

@@ -37,6 +37,17 @@ void apply_tool_wrench(const Model<S>& model, Workspace<S>& ws, const Vec6<S>& w
   }
 }
 
+// A wrench [f; n] given in the tool frame (--wrench-frame tool), in the base frame: both halves
+// turned by the tool's orientation R (tool_pose). Half by half: g++ -march=x86-64-v3 flags the
+// comma initializer with a false -Warray-bounds.
+template <typename S>
+Vec6<S> tool_wrench_in_base(const Mat3<S>& R, const Vec6<S>& w_tool) {
+  Vec6<S> w;
+  w.template head<3>() = R * w_tool.template head<3>();
+  w.template tail<3>() = R * w_tool.template tail<3>();
+  return w;
+}
+
 // The reaction wrench of every joint (spec §7) from gamma_i (after inverse_dynamics, and
 // apply_tool_wrench if any): force f_i = f of gamma_i, and moment about the origin of K_i, the
 // frame whose z axis is joint i's (LinkSpec::reaction_frame), both expressed in K_i. Column i

@@ -70,12 +70,7 @@ void ChainDynamics::evaluate(const State& x, double t) {
     wrench_value_ = wrench_samples_;
     tool_jacobian(model_, ws_, q);
     if (wrench_in_tool_frame_) {
-      const Mat3<double> R = ws_.tool_pose.R;
-      // Half by half, each product into a temporary first (g++ -march=x86-64-v3 flags the
-      // comma initializer with a false -Warray-bounds).
-      const Vec3<double> force = R * wrench_value_.head<3>(), moment = R * wrench_value_.tail<3>();
-      wrench_value_.head<3>() = force;
-      wrench_value_.tail<3>() = moment;
+      wrench_value_ = tool_wrench_in_base(ws_.tool_pose.R, wrench_value_);
     }
     tau_net_.noalias() += ws_.jacobian.transpose() * wrench_value_;
     const Vec6<double> tool_twist = ws_.jacobian * qd;
