@@ -106,8 +106,9 @@ class UrdfReader {
     return *l;
   }
 
-  // The link's own mass properties, in its frame; checked as in a robot YAML (strict).
-  MassProperties inertial(const urdf::Link& l) const {
+  // The link's own mass properties, in its frame; checked as in a robot YAML (strict, or
+  // recorded in accepted() under --inertia-checks warn).
+  MassProperties inertial(const urdf::Link& l) {
     MassProperties body;
     if (!l.inertial) return body;  // spec §8: a link without <inertial> is massless
     const urdf::Inertial& in = *l.inertial;
@@ -134,7 +135,7 @@ class UrdfReader {
   // Everything joined to `root` by fixed joints only, in root's frame; moving joints met on
   // the way, other than `next` (the chain's next joint), are branches left out.
   MassProperties rigid_group(const urdf::Link& root, const urdf::Joint* next,
-                             std::vector<std::string>& branches) const {
+                             std::vector<std::string>& branches) {
     MassProperties total;
     std::vector<std::pair<const urdf::Link*, Pose>> stack{{&root, Pose()}};
     while (!stack.empty()) {
@@ -160,7 +161,7 @@ class UrdfReader {
   const urdf::ModelInterface& urdf_;
   std::string path_;
   bool warn_ = false;
-  mutable std::vector<std::string> accepted_;
+  std::vector<std::string> accepted_;
 };
 
 // The moving joints from `base` down to `l`.
@@ -222,7 +223,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
     }
   }
   const urdf::ModelInterface& urdf = *parsed;
-  const UrdfReader reader(urdf, path, chain.inertia_checks_warn);
+  UrdfReader reader(urdf, path, chain.inertia_checks_warn);
   if (!urdf.getRoot()) reader.fail("URDF without a root link");
   const urdf::Link& base =
       chain.base_link.empty() ? *urdf.getRoot() : reader.link(chain.base_link, "--base");
