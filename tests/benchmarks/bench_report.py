@@ -173,16 +173,22 @@ def load_medians(path):
 NOISY = {}  # benchmark name -> coefficient of variation over the repetitions above 10%
 
 
-def load_pairs(path):
-    """{'<quantity>/<model>': counters} from the pair/ benchmarks (see denoc_bench.cpp)."""
+def load_family(path, family):
+    """{'<quantity>/<model>': counters} from the `family`/ benchmarks (pair/, race/; see
+    denoc_bench.cpp)."""
     with open(path) as f:
         data = json.load(f)
-    pairs = {}
+    found = {}
+    prefix = family + "/"
     for b in data["benchmarks"]:
         name = b.get("run_name", b["name"])
-        if name.startswith("pair/") and b.get("run_type", "iteration") == "iteration":
-            pairs[name[len("pair/"):].split("/manual_time")[0]] = b
-    return pairs
+        if name.startswith(prefix) and b.get("run_type", "iteration") == "iteration":
+            found[name[len(prefix):].split("/manual_time")[0]] = b
+    return found
+
+
+def load_pairs(path):
+    return load_family(path, "pair")
 
 
 def fmt_ns(t, name=None):
@@ -498,15 +504,7 @@ PEERS = [("rbdl", "RBDL"), ("pinocchio", "Pinocchio LOCAL"), ("pinocchio_world",
 
 
 def load_race(path):
-    """{'<quantity>/<model>': counters} from the race/ benchmarks (see denoc_bench.cpp)."""
-    with open(path) as f:
-        data = json.load(f)
-    race = {}
-    for b in data["benchmarks"]:
-        name = b.get("run_name", b["name"])
-        if name.startswith("race/") and b.get("run_type", "iteration") == "iteration":
-            race[name[len("race/"):].split("/manual_time")[0]] = b
-    return race
+    return load_family(path, "race")
 
 
 def fastest_peer(b):
