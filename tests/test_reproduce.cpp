@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <sstream>
 
+#include "denoc/io/csv.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/simulation/sampled_forces.hpp"
 #include "reproduce/lee_puma.hpp"
 #include "reproduce/papers.hpp"
 #include "reproduce/polypeptide.hpp"
@@ -254,10 +257,19 @@ TEST(ReproduceMataPumaLine, EveryRouteReplaysTheLine) {
     x0[static_cast<std::size_t>(j)] = ik.q.front()[j];
     x0[static_cast<std::size_t>(j + 6)] = ik.qd.front()[j];
   }
+  // The samples as rfdsim --torques reads them: CSV text through its own reader.
+  std::ostringstream csv;
+  {
+    CsvWriter writer(csv);
+    writer.header(column_names({"tau"}, 6));
+    for (std::size_t k = 0; k < ik.t.size(); ++k)
+      writer.row(ik.t[k], tau[k]);
+  }
   std::vector<std::vector<VecX<double>>> replay;
   for (FdAlgorithm alg :
        {FdAlgorithm::udu, FdAlgorithm::cholesky, FdAlgorithm::gibbs_appell, FdAlgorithm::fixman}) {
-    UniformSamples forces(tau, dt);
+    std::istringstream samples(csv.str());
+    SampledForces forces(samples, "torques", 6);
     ChainDynamics system(robot.model, alg, forces);
     IntegratorSettings settings;
     settings.rtol = settings.atol = 1e-10;

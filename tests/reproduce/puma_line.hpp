@@ -158,22 +158,4 @@ inline VecX<double> puma_line_seed() {
   return seed * (M_PI / 180);
 }
 
-// Joint forces given at equally spaced samples, linear in between (as rfdsim --torques takes
-// them), for replaying the line in the tests without files.
-class UniformSamples : public JointForces {
- public:
-  UniformSamples(std::vector<VecX<double>> tau, double dt) : tau_(std::move(tau)), dt_(dt) {}
-  void at(double t, Eigen::Ref<VecX<double>> tau) override {
-    const double s = std::clamp(t / dt_, 0.0, static_cast<double>(tau_.size() - 1));
-    const auto k = std::min(static_cast<std::size_t>(s), tau_.size() - 2);
-    const double w = s - static_cast<double>(k);
-    tau = (1 - w) * tau_[k] + w * tau_[k + 1];
-  }
-  double next_kink(double t) override { return (std::floor(t / dt_ + 1e-9) + 1) * dt_; }
-
- private:
-  std::vector<VecX<double>> tau_;
-  double dt_;
-};
-
 }  // namespace denoc::reproduce
