@@ -33,6 +33,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "reproduce/lee_puma.hpp"
@@ -156,17 +157,14 @@ int pumaline(const std::string& robot_path, const std::string& out_path, double 
   }
   const LineTrajectory line = puma_line_ik(robot.model, seed, PumaLine{}, dt);
   std::ofstream out = open_out(out_path);
-  out << std::setprecision(17) << 't';
-  for (const char* name : {"q", "qd", "qdd"})
-    for (int j = 1; j <= robot.dof(); ++j)
-      out << ',' << name << j;
-  out << '\n';
-  for (std::size_t k = 0; k < line.t.size(); ++k) {
-    out << line.t[k];
-    for (const std::vector<VecX<double>>* v : {&line.q, &line.qd, &line.qdd})
-      for (int j = 0; j < robot.dof(); ++j)
-        out << ',' << (*v)[k][j];
-    out << '\n';
+  {
+    CsvWriter writer(out);  // ridim's trajectory format, numbers that read back exactly
+    writer.header(column_names({"q", "qd", "qdd"}, robot.dof()));
+    VecX<double> row(3 * robot.dof());
+    for (std::size_t k = 0; k < line.t.size(); ++k) {
+      row << line.q[k], line.qd[k], line.qdd[k];
+      writer.row(line.t[k], row);
+    }
   }
   std::cout << std::setprecision(3) << "max_position_error," << line.max_position_error
             << "\nmax_orientation_error," << line.max_orientation_error << "\nmax_velocity_error,"
@@ -214,37 +212,28 @@ int pumasmooth(const std::string& robot_path, const std::string& out_path,
       x0[j] = ik.q.front()[static_cast<Eigen::Index>(j)];
       x0[j + 6] = ik.qd.front()[static_cast<Eigen::Index>(j)];
     }
-    std::array<VecX<double>, 3> sum;
-    sum.fill(VecX<double>::Zero(6));
-    long rows = 0;
-    std::vector<std::array<VecX<double>, 3>> states;
+    std::vector<State> rows;  // the state every 0.1 s
     integrate(
         system, x0, OutputTimes(line.T, 0.1), settings,
-        [&](double, const State& x) {
-          states.push_back({Eigen::Map<const VecX<double>>(x.data(), 6),
-                            Eigen::Map<const VecX<double>>(x.data() + 6, 6), VecX<double>()});
-        },
-        stats);
-    // The accelerations at the output rows, after the run (evaluate counts no evaluation).
-    for (std::size_t k = 0; k < states.size(); ++k) {
-      State x(12);
-      for (std::size_t j = 0; j < 6; ++j) {
-        x[j] = states[k][0][static_cast<Eigen::Index>(j)];
-        x[j + 6] = states[k][1][static_cast<Eigen::Index>(j)];
-      }
-      system.evaluate(x, 0.1 * static_cast<double>(k));
-      states[k][2] = system.qdd();
-      const std::size_t at = 10 * k;  // the IK sample at the same time
-      sum[0] += (states[k][0] - ik.q[at]).cwiseAbs();
-      sum[1] += (states[k][1] - ik.qd[at]).cwiseAbs();
-      sum[2] += (states[k][2] - ik.qdd[at]).cwiseAbs();
-      ++rows;
+        [&](double, const State& x) { rows.push_back(x); }, stats);
+    // Mean |error| against the IK sample at the same time; the accelerations evaluated after the
+    // run (evaluate counts no evaluation).
+    std::array<VecX<double>, 3> sum;
+    sum.fill(VecX<double>::Zero(6));
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      system.evaluate(rows[k], 0.1 * static_cast<double>(k));
+      const Eigen::Map<const VecX<double>> q(rows[k].data(), 6), qd(rows[k].data() + 6, 6);
+      const std::size_t at = 10 * k;
+      sum[0] += (q - ik.q[at]).cwiseAbs();
+      sum[1] += (qd - ik.qd[at]).cwiseAbs();
+      sum[2] += (system.qdd() - ik.qdd[at]).cwiseAbs();
     }
+    const double count = static_cast<double>(rows.size());
     out << name << ',' << stats.rhs_evaluations << ',' << stats.steps << ',' << stats.rejected
         << ',' << stats.wall_seconds;
     for (const VecX<double>& v : sum)
       for (int j = 0; j < 6; ++j)
-        out << ',' << v[j] / static_cast<double>(rows);
+        out << ',' << v[j] / count;
     out << '\n';
   }
   return 0;
