@@ -499,6 +499,7 @@ RACE = [
     ("fd", "forward dynamics O(n)", 1.3),
     ("gim", "inertia matrix", 1.1),
     ("fd_chol", "forward dynamics through Cholesky", 1.0),
+    ("inv", "inverse inertia matrix (issue 12)", 1.2),
 ]
 PEERS = [("rbdl", "RBDL"), ("pinocchio", "Pinocchio LOCAL"), ("pinocchio_world", "Pinocchio WORLD")]
 

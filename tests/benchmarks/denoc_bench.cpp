@@ -16,10 +16,12 @@
 //                                             target ratios (see register_pair)
 //   pair/inv/<model>                          the O(n^2) inverse GIM (U D U^T) and the O(n^3) one
 //                                             (Cholesky) timed in turns (register_inverse_pair)
-//   race/<id|gim|fd|fd_chol>/<model>          issue 16: the suite (double) and every peer built in
+//   race/<id|gim|fd|fd_chol|inv>/<model>      issue 16: the suite (double) and every peer built in
 //                                             (RBDL, Pinocchio LOCAL and WORLD conventions) timed
 //                                             in turns (see register_race); only when a peer is
-//                                             built (DENOC_RBDL_DIR, DENOC_PINOCCHIO_DIR)
+//                                             built (DENOC_RBDL_DIR, DENOC_PINOCCHIO_DIR). inv
+//                                             (issue 12): the suite's O(n^2) inverse GIM against
+//                                             Pinocchio's computeMinverse, the one peer route
 //   model: stanford, or n:<n> for the chains of the issue.
 //
 //   denoc_bench --check also prints the agreement of the suite with the peers built in, and the
@@ -317,6 +319,9 @@ struct Agreement {
 };
 
 constexpr double kTolerance = 1e-12;
+// Inverses of M: issue 12's bound. Two inverses may differ by up to about eps cond(M) relative;
+// cond(M) is 1.6e6 at n = 384 here, where Pinocchio's and the suite's differ by 3e-13.
+constexpr double kInverseTolerance = 1e-10;
 
 #ifndef DENOC_BENCH_NO_KDL
 
@@ -449,7 +454,8 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
             "\nAgreement of the suite with the peers compiled in (%s%s%s), 3 random states per "
             "model. Relative, as above; accelerations in torque space. Must be <= %.0e.\n\n"
             "| model | peer | tau: ID vs RNEA | M vs CRBA | M dqdd: udu vs ABA | M dqdd: cholesky "
-            "vs peer's LLT |\n|---|---|---:|---:|---:|---:|\n",
+            "vs peer's LLT | M^-1: udu vs peer's (<= 1e-10) "
+            "|\n|---|---|---:|---:|---:|---:|---:|\n",
             denoc_bench::rbdl_version().c_str(),
             denoc_bench::rbdl_version().empty() || denoc_bench::pinocchio_version().empty() ? ""
                                                                                             : ", ",
@@ -459,7 +465,8 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
       const Pool<double> pool =
           make_pool(spec, 3, 0xBEEFu + static_cast<unsigned>(spec.model.dof()));
       denoc::Workspace<double> ws(spec.model);
-      Agreement tau, mass, res_fd, res_chol;
+      Agreement tau, mass, res_fd, res_chol, inverse;
+      const bool has_inverse = peer->minv(pool.q[0]) != nullptr;
       for (std::size_t k = 0; k < pool.size(); ++k) {
         const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
         tau.add(denoc::inverse_dynamics(spec.model, ws, q, qd, qdd), peer->id(q, qd, qdd));
@@ -471,14 +478,18 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
         res_fd.add_difference(M * (a_udu - peer->fd(q, qd, t)), phi_scale);
         const VecX<double> a_chol = denoc::forward_dynamics_cholesky(spec.model, ws, q, qd, t);
         res_chol.add_difference(M * (a_chol - peer->fd_chol(q, qd, t)), phi_scale);
+        if (has_inverse)
+          inverse.add(denoc::inverse_inertia_udu(spec.model, ws, q), peer->minv_full(q));
       }
       const bool ok = tau.rel <= kTolerance && mass.rel <= kTolerance && res_fd.rel <= kTolerance &&
-                      res_chol.rel <= kTolerance;
+                      res_chol.rel <= kTolerance && inverse.rel <= kInverseTolerance;
       all_ok = all_ok && ok;
+      char inverse_cell[16] = "—";
+      if (has_inverse) std::snprintf(inverse_cell, sizeof inverse_cell, "%.1e", inverse.rel);
       if (verbose || !ok)
-        std::fprintf(verbose ? stdout : stderr, "| %s | %s | %.1e | %.1e | %.1e | %.1e |%s\n",
+        std::fprintf(verbose ? stdout : stderr, "| %s | %s | %.1e | %.1e | %.1e | %.1e | %s |%s\n",
                      spec.name.c_str(), peer->name().c_str(), tau.rel, mass.rel, res_fd.rel,
-                     res_chol.rel, ok ? "" : "  <-- MISMATCH");
+                     res_chol.rel, inverse_cell, ok ? "" : "  <-- MISMATCH");
     }
   }
   if (verbose && header) std::printf("\npeer agreement: %s\n", all_ok ? "OK" : "FAILED");
@@ -755,13 +766,16 @@ void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
 // preempted). Counters: suite_ns and <peer>_ns, the medians over the rounds of ns per call;
 // <peer>_ratio, the median of the per-round peer/suite ratios; best_ratio, the median of the
 // per-round ratios of the fastest peer of that round to the suite (above 1: the suite is faster).
-enum class Quantity { id, gim, fd, fd_chol };
+enum class Quantity { id, gim, fd, fd_chol, inv };
 
 void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSet& set,
                    Quantity quantity, const char* label) {
   std::vector<std::shared_ptr<denoc_bench::Peer>> peers;
-  for (const auto& p : set.peers)  // rnea has no convention: one Pinocchio suffices
-    if (!(quantity == Quantity::id && p->name() == "pinocchio_world")) peers.push_back(p);
+  for (const auto& p : set.peers) {
+    if (quantity == Quantity::id && p->name() == "pinocchio_world") continue;  // one rnea
+    if (quantity == Quantity::inv && p->minv(pool.q[0]) == nullptr) continue;  // no inverse
+    peers.push_back(p);
+  }
   if (peers.empty()) return;
   auto suite = std::make_shared<SuiteContext<double>>(spec.model, pool);
   const int n = spec.model.dof();
@@ -783,6 +797,8 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
             return denoc::forward_dynamics(x.model, x.ws, q, qd, x.pool.tau[k]).data();
           case Quantity::fd_chol:
             return denoc::forward_dynamics_cholesky(x.model, x.ws, q, qd, x.pool.tau[k]).data();
+          case Quantity::inv:
+            return denoc::inverse_inertia_udu(x.model, x.ws, q).data();
         }
       }
       denoc_bench::Peer& p = *peers[who - 1];
@@ -795,6 +811,8 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
           return p.fd(q, qd, x.pool.tau[k]).data();
         case Quantity::fd_chol:
           return p.fd_chol(q, qd, x.pool.tau[k]).data();
+        case Quantity::inv:
+          return p.minv(q);
       }
       return nullptr;
     };
@@ -849,6 +867,7 @@ void register_races(const ModelSpec& spec, const Pool<double>& pool, const PeerS
   register_race(spec, pool, set, Quantity::fd, "fd");
   register_race(spec, pool, set, Quantity::gim, "gim");
   register_race(spec, pool, set, Quantity::fd_chol, "fd_chol");
+  register_race(spec, pool, set, Quantity::inv, "inv");
 }
 
 void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {

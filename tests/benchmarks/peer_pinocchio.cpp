@@ -77,6 +77,16 @@ class Pinocchio final : public Peer {
     llt_.solveInPlace(qdd_);
     return qdd_;
   }
+  // computeMinverse (O(n^2), an articulated-body factorisation): the upper triangle of the
+  // row-major data.Minv. It has no convention argument: the LOCAL peer alone offers it.
+  const double* minv(const Eigen::VectorXd& q) override {
+    if (convention_ == P::Convention::WORLD) return nullptr;
+    return P::computeMinverse(model_, *data_, q).data();
+  }
+  Eigen::MatrixXd minv_full(const Eigen::VectorXd& q) override {
+    const Eigen::MatrixXd upper = P::computeMinverse(model_, *data_, q);
+    return upper.selfadjointView<Eigen::Upper>();
+  }
 
  private:
   P::Convention convention_;

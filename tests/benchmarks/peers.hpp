@@ -46,6 +46,18 @@ class Peer {
   // place on storage allocated once, two triangular solves.
   virtual const Eigen::VectorXd& fd_chol(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                                          const Eigen::VectorXd& tau) = 0;
+  // The inverse inertia matrix by the peer's own route: its storage, or null when it has none
+  // (issue 12's peer is Pinocchio's O(n^2) computeMinverse, which fills the upper triangle of a
+  // row-major matrix and is timed so; RBDL offers no inverse of its own). minv_full gives the
+  // whole matrix, for the agreement check.
+  virtual const double* minv(const Eigen::VectorXd& q) {
+    (void)q;
+    return nullptr;
+  }
+  virtual Eigen::MatrixXd minv_full(const Eigen::VectorXd& q) {
+    (void)q;
+    return {};
+  }
 };
 
 // Null when the benchmark was built without that peer (its *_DIR variable empty).
