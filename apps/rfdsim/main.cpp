@@ -10,7 +10,6 @@
 #include "denoc/apps/rfdsim.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/output.hpp"
-#include "denoc/io/overrides.hpp"
 #include "denoc/version.hpp"
 
 namespace {
@@ -115,32 +114,16 @@ int main(int argc, char** argv) {
                  "The velocity scale v of the regularised model, rad/s or m/s")
       ->default_val(options.friction.velocity_scale)
       ->option_text("V");
-  app.add_option("--wrench", options.wrench,
-                 "CSV t,fx,fy,fz,nx,ny,nz: the wrench the environment exerts on the tool, at\n"
-                 "the tool frame origin; linear between samples, held outside them")
-      ->option_text("FILE");
-  app.add_option("--wrench-frame", wrench_frame,
-                 "base (default) or tool: the frame in which --wrench's vectors are given")
-      ->check(CLI::IsMember({"base", "tool"}))
-      ->option_text("NAME");
+  denoc::add_wrench_options(app, options.wrench, wrench_frame);
   app.add_option("-o,--output", options.output, "Write the CSV to this file")
       ->check(denoc::non_empty_path());
   app.add_flag("--stats", stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on "
                "standard error (and the stick-slip events)");
   app.set_version_flag("--version", "rfdsim " DENOC_VERSION);
-  bool progress = false, quiet = false;
-  auto* progress_flag = app.add_flag(
-      "--progress", progress,
-      "Show progress on standard error even when it is not a terminal or the run is short");
-  app.add_flag("--quiet", quiet, "Never show progress (default: on a terminal, after 1 s)")
-      ->excludes(progress_flag);
-  std::vector<std::string> sets;
-  app.add_option("--set", sets,
-                 "Override one number of the robot file, by its path in messages:\n"
-                 "links[2].mass=3.5, links[0].inertia.xx=0.1, initial.q[1]=30 (repeatable)")
-      ->option_text("KEY=VALUE")
-      ->allow_extra_args(false);
+  denoc::BatchFlags batch;
+  denoc::add_batch_options(app, batch,
+                           "links[2].mass=3.5, links[0].inertia.xx=0.1, initial.q[1]=30");
   app.footer(
       "Examples:\n"
       "  rfdsim robots/planar3.yaml --free-fall -o planar3_fall.csv\n"
@@ -176,10 +159,7 @@ int main(int argc, char** argv) {
   int status = 0;
   denoc::install_stop_signal_handlers();
   try {
-    if (progress) options.progress = denoc::ProgressMode::on;
-    if (quiet) options.progress = denoc::ProgressMode::off;
-    for (const std::string& set : sets)
-      options.overrides.push_back(denoc::parse_override(set));
+    denoc::apply_batch_options(batch, options);
     denoc::run_rfdsim(options, std::cin, std::cout, run_stats);
   } catch (const denoc::Interrupted& e) {
     std::cerr << "rfdsim: " << e.what() << '\n';

@@ -10,7 +10,6 @@
 #include "denoc/apps/ridim.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/output.hpp"
-#include "denoc/io/overrides.hpp"
 #include "denoc/version.hpp"
 
 int main(int argc, char** argv) {
@@ -81,30 +80,14 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(algorithm_names))
       ->option_text("NAME");
   app.set_version_flag("--version", "ridim " DENOC_VERSION);
-  bool progress = false, quiet = false;
-  auto* progress_flag = app.add_flag(
-      "--progress", progress,
-      "Show progress on standard error even when it is not a terminal or the run is short");
-  app.add_flag("--quiet", quiet, "Never show progress (default: on a terminal, after 1 s)")
-      ->excludes(progress_flag);
-  std::vector<std::string> sets;
-  app.add_option("--set", sets,
-                 "Override one number of the robot file, by its path in messages:\n"
-                 "links[2].mass=3.5, links[0].inertia.xx=0.1, gravity[2]=-9.80665 (repeatable)")
-      ->option_text("KEY=VALUE")
-      ->allow_extra_args(false);
+  denoc::BatchFlags batch;
+  denoc::add_batch_options(app, batch,
+                           "links[2].mass=3.5, links[0].inertia.xx=0.1, gravity[2]=-9.80665");
   app.add_flag_function(
       "--no-friction", [&](std::int64_t) { options.friction = false; },
       "Leave the drives' viscous and Coulomb friction (B, Tc) out; rotor inertia stays");
-  app.add_option("--wrench", options.wrench,
-                 "CSV t,fx,fy,fz,nx,ny,nz: the wrench the environment exerts on the tool, at the\n"
-                 "tool frame origin; linear between samples, held outside them")
-      ->option_text("FILE");
   std::string wrench_frame = "base";
-  app.add_option("--wrench-frame", wrench_frame,
-                 "base (default) or tool: the frame in which --wrench's vectors are given")
-      ->check(CLI::IsMember({"base", "tool"}))
-      ->option_text("NAME");
+  denoc::add_wrench_options(app, options.wrench, wrench_frame);
   app.footer(
       "Examples:\n"
       "  ridim robots/stanford.yaml -o stanford_tau.csv\n"
@@ -132,10 +115,7 @@ int main(int argc, char** argv) {
   }
   denoc::install_stop_signal_handlers();
   try {
-    if (progress) options.progress = denoc::ProgressMode::on;
-    if (quiet) options.progress = denoc::ProgressMode::off;
-    for (const std::string& set : sets)
-      options.overrides.push_back(denoc::parse_override(set));
+    denoc::apply_batch_options(batch, options);
     denoc::run_ridim(options, std::cin, std::cout);
   } catch (const denoc::Interrupted& e) {
     std::cerr << "ridim: " << e.what() << '\n';
