@@ -327,65 +327,26 @@ void integrate_to_each_output(ChainDynamics& system, State& x, const OutputTimes
 // Dormand-Prince 5(4) with step-size control, free-running except that steps end on the kinks
 // of the joint forces; the states at the output times in between come from its dense output
 // (the continuous extension of the last step).
+//
+// With `stick_slip` (CoulombModel::stick_slip), the stick-slip transitions of Coulomb friction
+// are events: between transitions every joint is either locked or slips in a known direction,
+// so the right-hand side is smooth. After each accepted step the end state is tested
+// (ChainDynamics::transition_due); if a transition lies inside the step, bisection on the step's
+// dense output locates it to 1e-12 s, the rows before it are written, the modes change there
+// (ChainDynamics::settle_modes) and the integration restarts from it.
 void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
                      const IntegratorSettings& settings, const Observer& observe,
-                     IntegrationStats& stats) {
-  auto controlled =
-      odeint::make_controlled(settings.atol, settings.rtol, odeint::runge_kutta_dopri5<State>());
-  State dxdt(x.size()), x_new(x.size()), dxdt_new(x.size()), x_out(x.size());
-  const double t_end = times[times.size() - 1];
-  double t = times[0], h = first_trial_step(times, settings);
-  system(x, dxdt, t);
-  observe(t, x);
-  long k = 1;
-  while (k < times.size()) {
-    const double stop = std::min(t_end, system.forces().next_kink(t));
-    const bool last = t + h >= stop - step_floor(t, settings);
-    double trial = last ? stop - t : h;
-    double t_new = t;
-    if (controlled.try_step(std::ref(system), x, dxdt, t_new, x_new, dxdt_new, trial) ==
-        odeint::fail) {
-      ++stats.rejected;
-      if (trial < step_floor(t, settings)) step_underflow(t, trial, settings);
-      h = trial;
-      continue;
-    }
-    ++stats.steps;
-    if (last) t_new = stop;
-    check_finite(x_new, t_new, system.model().dof());
-    for (; k < times.size() && times[k] <= t_new; ++k) {
-      if (times[k] == t_new) {
-        x_out = x_new;
-      } else {
-        controlled.stepper().calc_state(times[k], x_out, x, dxdt, t, x_new, dxdt_new, t_new);
-      }
-      observe(times[k], x_out);
-    }
-    x.swap(x_new);
-    dxdt.swap(dxdt_new);
-    t = t_new;
-    h = last ? std::max(h, trial) : trial;
-    system.forces().release_before(t);
-  }
-}
-
-// Dormand-Prince 5(4) as integrate_dense, with the stick-slip transitions of Coulomb friction
-// (CoulombModel::stick_slip) as events: between transitions every joint is either locked or
-// slips in a known direction, so the right-hand side is smooth. After each accepted step the
-// end state is tested (ChainDynamics::transition_due); if a transition lies inside the step,
-// bisection on the step's dense output locates it to 1e-12 s, the rows before it are written,
-// the modes change there (ChainDynamics::settle_modes) and the integration restarts from it.
-void integrate_stick_slip(ChainDynamics& system, State& x, const OutputTimes& times,
-                          const IntegratorSettings& settings, const Observer& observe,
-                          IntegrationStats& stats) {
+                     IntegrationStats& stats, bool stick_slip) {
   auto controlled =
       odeint::make_controlled(settings.atol, settings.rtol, odeint::runge_kutta_dopri5<State>());
   State dxdt(x.size()), x_new(x.size()), dxdt_new(x.size()), x_out(x.size());
   const long n = system.model().dof();
   const double t_end = times[times.size() - 1];
   double t = times[0], h = first_trial_step(times, settings);
-  stats.events = 0;
-  system.settle_modes(x, t);
+  if (stick_slip) {
+    stats.events = 0;
+    system.settle_modes(x, t);
+  }
   system(x, dxdt, t);
   observe(t, x);
   long k = 1, stalled = 0;
@@ -404,7 +365,7 @@ void integrate_stick_slip(ChainDynamics& system, State& x, const OutputTimes& ti
     ++stats.steps;
     if (last) t_new = stop;
     check_finite(x_new, t_new, n);
-    if (system.transition_due(x_new, t_new)) {
+    if (stick_slip && system.transition_due(x_new, t_new)) {
       // The first time in (t, t_new] past a transition, by bisection on the dense output.
       double lo = t, hi = t_new;
       for (int iteration = 0; iteration < 100 && hi - lo > 1e-12; ++iteration) {
@@ -472,13 +433,14 @@ void integrate(ChainDynamics& system, State x, const OutputTimes& times,
   } tally{system, stats, system.evaluations()};
 
   check_finite(x, times[0], system.model().dof());
-  if (system.friction_settings().coulomb == CoulombModel::stick_slip) {
-    integrate_stick_slip(system, x, times, settings, observe, stats);  // dopri5 (rfdsim checks)
+  const bool stick_slip = system.friction_settings().coulomb == CoulombModel::stick_slip;
+  if (stick_slip) {  // on dopri5's dense output (rfdsim checks the method)
+    integrate_dense(system, x, times, settings, observe, stats, true);
     return;
   }
   switch (settings.method) {
     case Method::dopri5:
-      integrate_dense(system, x, times, settings, observe, stats);
+      integrate_dense(system, x, times, settings, observe, stats, false);
       break;
     case Method::cash_karp54:
       integrate_to_each_output<odeint::runge_kutta_cash_karp54<State>>(system, x, times, settings,
