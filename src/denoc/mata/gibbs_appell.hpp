@@ -226,7 +226,7 @@ void inertia_matrix(const Model<S>& model, Workspace<S>& ws) {
 template <typename S>
 bool cholesky(GibbsAppellWorkspace<S>& ga) {
   ga.L = ga.D;
-  return ga.factored = cholesky_in_place(ga.L);
+  return ga.factored = cholesky_in_place(ga.L, ga.cholesky_scratch);
 }
 
 }  // namespace gibbs_appell

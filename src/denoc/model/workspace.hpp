@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "denoc/lee/fixman_workspace.hpp"
+#include "denoc/model/cholesky.hpp"
 #include "denoc/model/model.hpp"
 
 namespace denoc {
@@ -45,6 +46,7 @@ struct GibbsAppellWorkspace {
   MatX<S> D;                                                 // D of Eqs. (17)-(19), Steps 6-7
   MatX<S> L;                                                 // D = L L^T (Cholesky), lower triangle
   bool factored = false;                                     // whether D was positive definite
+  CholeskyScratch<S> cholesky_scratch;                       // packing buffers of D = L L^T
   VecX<S> rhs;                                               // tau - C + G of Eq. (17)
   VecX<S> qdd;                                               // forward dynamics
 };
@@ -88,6 +90,7 @@ GibbsAppellWorkspace<S>::GibbsAppellWorkspace(const Model<S>& model) {
   z_s = Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>::Zero(6, n);
   D = MatX<S>::Zero(n, n);
   L = MatX<S>::Zero(n, n);
+  cholesky_scratch = CholeskyScratch<S>(n);
   rhs = VecX<S>::Zero(n);
   qdd = VecX<S>::Zero(n);
 }
@@ -119,6 +122,8 @@ struct Workspace {
   bool gim_factored = false;  // whether I was positive definite
   MatX<S> gim_inverse;        // I^-1 from that factor
   VecX<S> gim_column;         // one column of it on the way
+  // Packing buffers of the blocked factorisation of I (model/cholesky.hpp), sized once.
+  CholeskyScratch<S> gim_cholesky;
 
   // Forward dynamics, Section 5.2 and Appendix B (forward_dynamics.hpp).
   VecX<S> phi;                      // phi = tau - C qd - gravity terms, Eq. (33)
@@ -167,6 +172,7 @@ Workspace<S>::Workspace(const Model<S>& model)
       gim_factor(MatX<S>::Zero(model.dof(), model.dof())),
       gim_inverse(MatX<S>::Zero(model.dof(), model.dof())),
       gim_column(VecX<S>::Zero(model.dof())),
+      gim_cholesky(model.dof()),
       phi(VecX<S>::Zero(model.dof())),
       M_hat(static_cast<std::size_t>(model.dof()), Mat6<S>::Zero()),
       psi(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),

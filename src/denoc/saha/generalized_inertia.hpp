@@ -142,7 +142,7 @@ const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, Cons
 template <typename S>
 bool factor_generalized_inertia(Workspace<S>& ws) {
   ws.gim_factor = ws.gim;
-  return ws.gim_factored = cholesky_in_place(ws.gim_factor);
+  return ws.gim_factored = cholesky_in_place(ws.gim_factor, ws.gim_cholesky);
 }
 
 // x <- I^-1 x with the factor of factor_generalized_inertia: L y = x, then L^T x = y.
