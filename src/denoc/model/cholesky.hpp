@@ -96,6 +96,7 @@ class CholeskyScratch {
   CholeskyScratch() = default;
   explicit CholeskyScratch(Eigen::Index n) {
     if (n < kBlockedFrom) return;
+    order_ = n;
     const auto sizes = cholesky_detail::packing_sizes<S>(kBlock, n);
     kc_ = sizes.first;
     mc_ = sizes.second;
@@ -107,11 +108,11 @@ class CholeskyScratch {
   cholesky_detail::PackingBuffers<S> buffers(Eigen::Index n) {
     return cholesky_detail::PackingBuffers<S>(lhs_.data(), rhs_.data(), kc_, mc_, n);
   }
-  bool sized_for(Eigen::Index n) const { return n < kBlockedFrom || rhs_.size() == kc_ * n; }
+  bool sized_for(Eigen::Index n) const { return n == order_; }
 
  private:
-  VecX<S> lhs_, rhs_;  // Eigen's blockA (kc x mc) and blockB (kc x n)
-  Eigen::Index kc_ = 0, mc_ = 0;
+  VecX<S> lhs_, rhs_;                         // Eigen's blockA (kc x mc) and blockB (kc x n)
+  Eigen::Index order_ = 0, kc_ = 0, mc_ = 0;  // order_: the n it was sized for, 0 if unused
 };
 
 // A = L L^T, with A given in L (its lower triangle is read) and L left in its lower triangle;
@@ -119,12 +120,13 @@ class CholeskyScratch {
 // orders; from CholeskyScratch::kBlockedFrom on, right-looking by blocks of b columns (as Eigen's
 // LLT does): factor the diagonal block by columns, solve the panel below it,
 // subtract its product from the lower triangle of the trailing matrix, which Eigen's cache-blocked
-// kernels do at matrix-product speed. `scratch` must have been built for L's order.
+// kernels do at matrix-product speed. `scratch` is built for L's order (a scratch built for
+// another order is not used: the column form runs instead).
 template <typename S>
 bool cholesky_in_place(MatX<S>& L, CholeskyScratch<S>& scratch) {
   const Eigen::Index n = L.rows();
-  if (n < CholeskyScratch<S>::kBlockedFrom) return cholesky_detail::factor_columns<S>(L);
-  eigen_assert(scratch.sized_for(n));
+  if (n < CholeskyScratch<S>::kBlockedFrom || !scratch.sized_for(n))
+    return cholesky_detail::factor_columns<S>(L);
   cholesky_detail::PackingBuffers<S> buffers = scratch.buffers(n);
   const Eigen::Index block = CholeskyScratch<S>::kBlock;
   const Eigen::Index stride = L.outerStride();
