@@ -70,7 +70,8 @@ struct BodyInertia {
   }
 
   // shifted(ell).rotated(E) in one step: the mass M~_{i+1} carried to C_i and J_i in Eq. (23b).
-  BodyInertia transferred(const Mat3<S>& E, const Vec3<S>& ell) const {
+  // Always inlined: clang left it a call, its result passed through memory at every joint.
+  EIGEN_ALWAYS_INLINE BodyInertia transferred(const Mat3<S>& E, const Vec3<S>& ell) const {
     BodyInertia b;
     b.mass = mass;
     b.first_moment.noalias() = E * (first_moment + mass * ell);
