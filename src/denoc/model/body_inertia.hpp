@@ -61,7 +61,8 @@ struct BodyInertia {
   // B^T M B of Eq. (23b) for B = B_{i+1,i}: the same body seen from the point O - ell (so that
   // ell runs from the new reference point to the old one), expressed in the same frame.
   // I_new = I_O - [ell x][h x] - [h x][ell x] - m [ell x]^2, h_new = h + m ell.
-  BodyInertia shifted(const Vec3<S>& ell) const {
+  // Always inlined, as rotated(): g++ left both calls in the base-frame GIM (1.2-1.3x slower).
+  EIGEN_ALWAYS_INLINE BodyInertia shifted(const Vec3<S>& ell) const {
     BodyInertia b;
     b.mass = mass;
     b.first_moment = first_moment + mass * ell;
@@ -70,7 +71,8 @@ struct BodyInertia {
   }
 
   // shifted(ell).rotated(E) in one step: the mass M~_{i+1} carried to C_i and J_i in Eq. (23b).
-  BodyInertia transferred(const Mat3<S>& E, const Vec3<S>& ell) const {
+  // Always inlined: clang left it a call, its result passed through memory at every joint.
+  EIGEN_ALWAYS_INLINE BodyInertia transferred(const Mat3<S>& E, const Vec3<S>& ell) const {
     BodyInertia b;
     b.mass = mass;
     b.first_moment.noalias() = E * (first_moment + mass * ell);
@@ -79,7 +81,7 @@ struct BodyInertia {
   }
 
   // The same body, its vectors re-expressed in a frame rotated by E (E maps old to new).
-  BodyInertia rotated(const Mat3<S>& E) const {
+  EIGEN_ALWAYS_INLINE BodyInertia rotated(const Mat3<S>& E) const {
     BodyInertia b;
     b.mass = mass;
     b.first_moment.noalias() = E * first_moment;

@@ -12,12 +12,16 @@
 namespace denoc {
 
 // M~_i = M_i + B_{i+1,i}^T M~_{i+1} B_{i+1,i}, M~_n = M_n: Eq. (23b), from the tip inwards.
+// Each M~_i is summed in a local and stored once: adding into ws.M_tilde[i] just copied from M_i
+// stalled clang's code on store-to-load forwarding (its 16-byte loads spanned two smaller stores).
 template <typename S>
 void composite_body_masses(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
-  for (int i = n - 1; i >= 0; --i) {
-    ws.M_tilde[i] = model.joint(i).M;
-    if (i + 1 < n) ws.M_tilde[i] += ws.M_tilde[i + 1].transferred(ws.E[i + 1], ws.ell[i + 1]);
+  if (n > 0) ws.M_tilde[n - 1] = model.joint(n - 1).M;
+  for (int i = n - 2; i >= 0; --i) {
+    BodyInertia<S> M_tilde = ws.M_tilde[i + 1].transferred(ws.E[i + 1], ws.ell[i + 1]);
+    M_tilde += model.joint(i).M;
+    ws.M_tilde[i] = M_tilde;
   }
 }
 
@@ -32,7 +36,7 @@ void transfer_wrench_rows(const Mat3<S>& E, const Vec3<S>& l, const Vec6<S>& p, 
   const S e00 = E(0, 0), e01 = E(0, 1), e02 = E(0, 2), e10 = E(1, 0), e11 = E(1, 1), e12 = E(1, 2),
           e20 = E(2, 0), e21 = E(2, 1), e22 = E(2, 2);
   const S lx = l.x(), ly = l.y(), lz = l.z();
-  const S p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3], p4 = p[4], p5 = p[5];
+  const S p2 = p[2], p3 = p[3], p4 = p[4], p5 = p[5];  // p = [0 0 s; p_v]: p0 = p1 = 0
   for (int i = begin; i < end; ++i) {
     const S mx = nx[i] + ly * fz[i] - lz * fy[i];
     const S my = ny[i] + lz * fx[i] - lx * fz[i];
@@ -46,8 +50,16 @@ void transfer_wrench_rows(const Mat3<S>& E, const Vec3<S>& l, const Vec6<S>& p, 
     fx[i] = gx;
     fy[i] = gy;
     fz[i] = gz;
-    out[i] = p0 * nx[i] + p1 * ny[i] + p2 * nz[i] + p3 * gx + p4 * gy + p5 * gz;
+    out[i] = p2 * nz[i] + p3 * gx + p4 * gy + p5 * gz;
   }
+}
+
+// p^T w for a joint-rate propagation vector p = [0 0 s; p_v] (Eqs. 13, 15), its zeros skipped
+// and w read by components: Eigen's packed dot product loaded w back from memory just after it
+// was stored, and stalled clang's code on store-to-load forwarding.
+template <typename S>
+inline S joint_vector_dot(const Vec6<S>& p, const Vec6<S>& w) {
+  return p[2] * w[2] + p[3] * w[3] + p[4] * w[4] + p[5] * w[5];
 }
 
 // i_ij = i_ji = p_i^T M~_i B_ij p_j, Eq. (24), for j <= i. Read as p_j^T (B_ij^T M~_i p_i): the
@@ -69,9 +81,23 @@ void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
     }
     const Vec6<S> w = ws.M_tilde[j].times_joint_vector(p);  // M~_j p_j
     W.col(j) = w;
-    ws.gim(j, j) = p.dot(w);
+    ws.gim(j, j) = joint_vector_dot(p, w);
   }
   ws.gim.template triangularView<Eigen::StrictlyUpper>() = ws.gim.transpose();
+}
+
+// i_ij = w_i^T p_j for i in [begin, end), Eq. (24) in the base frame: w_i the columns of the six
+// rows of W, p = p_j^O. Written out over plain rows (distinct: __restrict), as
+// transfer_wrench_rows, so that the compiler does two or four entries at once: Eigen's product
+// W^T p (inner size 6) is a coefficient loop that clang compiled out of line, reloading the
+// operands' addresses for every entry (1.7x slower at n = 384).
+template <typename S>
+void project_on_rows(const S* __restrict w0, const S* __restrict w1, const S* __restrict w2,
+                     const S* __restrict w3, const S* __restrict w4, const S* __restrict w5,
+                     const Vec6<S>& p, int begin, int end, S* __restrict out) {
+  const S p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3], p4 = p[4], p5 = p[5];
+  for (int i = begin; i < end; ++i)
+    out[i] = p0 * w0[i] + p1 * w1[i] + p2 * w2[i] + p3 * w3[i] + p4 * w4[i] + p5 * w5[i];
 }
 
 // The same Eqs. (23b) and (24) with every vector referred to one point, the base origin O, in
@@ -105,8 +131,11 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
     if (i + 1 < n) ws.M_tilde_O[i] += ws.M_tilde_O[i + 1];  // Eq. (23b)
     W.col(i) = ws.M_tilde_O[i] * Vec6<S>(ws.p_O.col(i));
   }
-  for (int j = 0; j < n; ++j)  // Eq. (24)
-    ws.gim.col(j).tail(n - j).noalias() = W.rightCols(n - j).transpose() * Vec6<S>(ws.p_O.col(j));
+  for (int j = 0; j < n; ++j) {  // Eq. (24)
+    project_on_rows(W.row(0).data(), W.row(1).data(), W.row(2).data(), W.row(3).data(),
+                    W.row(4).data(), W.row(5).data(), Vec6<S>(ws.p_O.col(j)), j, n,
+                    ws.gim.col(j).data());
+  }
   constexpr int kTile = 32;
   for (int jb = 0; jb < n; jb += kTile) {
     const int j_end = std::min(jb + kTile, n);
@@ -121,8 +150,9 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
 }
 
 // The GIM I(q) of Eq. (20). Up to kShortChain joints the wrench transfers are cheaper; beyond,
-// the base-frame form (measured crossover on this project's machines: about 30 joints).
-constexpr int kShortChain = 30;
+// the base-frame form (measured crossover on this project's machine: about 14 joints with
+// clang++ 14, 20 with g++ 12).
+constexpr int kShortChain = 18;
 
 template <typename S>
 const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
