@@ -127,7 +127,6 @@ struct Workspace {
 
   // Forward dynamics, Section 5.2 and Appendix B (forward_dynamics.hpp).
   VecX<S> phi;                      // phi = tau - C qd - gravity terms, Eq. (33)
-  std::vector<Mat6<S>> M_hat;       // articulated-body mass M^_i, Eq. (50), about C_i, in J_i
   std::vector<Vec6<S>> psi;         // psi_i = M^_i p_i / m^_i, Eqs. (47)-(48)
   std::vector<Vec6<S>> psi_parent;  // psi_{i-1,i} = B_{i,i-1}^T psi_i, Eq. (47), in J_{i-1}
   VecX<S> m_hat;                    // m^_i = p_i^T M^_i p_i, Eq. (47): the diagonal of D, Eq. (54)
@@ -174,7 +173,6 @@ Workspace<S>::Workspace(const Model<S>& model)
       gim_column(VecX<S>::Zero(model.dof())),
       gim_cholesky(model.dof()),
       phi(VecX<S>::Zero(model.dof())),
-      M_hat(static_cast<std::size_t>(model.dof()), Mat6<S>::Zero()),
       psi(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
       psi_parent(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
       m_hat(VecX<S>::Zero(model.dof())),

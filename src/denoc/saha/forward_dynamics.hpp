@@ -16,29 +16,91 @@
 
 namespace denoc {
 
+// An articulated-body mass M^ = [A K; K^T C] in 3x3 blocks (A, C symmetric): the 6x6 matrix
+// of Eq. (50) without its mirrored lower-left block, so that no entry is computed twice.
+template <typename S>
+struct ArticulatedMass {
+  Mat3<S> A, K, C;
+};
+
+// M^_{i+1} - psi^_{i+1} psi_{i+1}^T, psi^ = [n^; f^], psi = psi^ / m^ = [n; f]: the outer
+// body as the joint i+1 lets it move (the bracket of Eq. 50), upper triangles of A and C only.
+// psi^ as computed from M^ (not m^ psi) and psi by a division (not by 1 / m^): then
+// (M^ - psi^ psi^T) p = psi^ (1 - psi^T p) cancels to rounding, which in single precision keeps
+// the U D U^T route more accurate than Cholesky on an ill-conditioned arm (test_fd_essentials).
+template <typename S>
+EIGEN_ALWAYS_INLINE void subtract_joint_motion(ArticulatedMass<S>& M, const Vec3<S>& n_hat,
+                                               const Vec3<S>& f_hat, const Vec3<S>& n,
+                                               const Vec3<S>& f) {
+  for (int c = 0; c < 3; ++c) {
+    for (int r = 0; r <= c; ++r) {
+      M.A(r, c) -= n_hat[r] * n[c];
+      M.C(r, c) -= f_hat[r] * f[c];
+    }
+    M.K.col(c) -= n_hat * f[c];
+  }
+}
+
+// B_{i+1,i}^T M B_{i+1,i} (the transfer in Eq. 50; transfer_inertia of spatial.hpp on blocks),
+// with L = [ell x]:  A' = A + L K^T - K L - L C L,  K' = K + L C,  C' = C,  then each block
+// turned into J_i by E. The products by L are cross products; A and C are read and written
+// through their upper triangles, mirrored by rotate_symmetric.
+template <typename S>
+EIGEN_ALWAYS_INLINE void transfer_articulated(const Mat3<S>& E, const Vec3<S>& ell,
+                                              ArticulatedMass<S>& M) {
+  Mat3<S> C = M.C.template selfadjointView<Eigen::Upper>();
+  Mat3<S> LC, LKt;
+  for (int j = 0; j < 3; ++j) {
+    LC.col(j) = cross(ell, Vec3<S>(C.col(j)));
+    LKt.col(j) = cross(ell, Vec3<S>(M.K.row(j).transpose()));
+  }
+  // (L C L)(r, c) = -(ell x (LC)^T_r)_c, upper triangle; -K L = (L K^T)^T.
+  Mat3<S> A;
+  for (int r = 0; r < 3; ++r) {
+    const Vec3<S> LCL_r = -cross(ell, Vec3<S>(LC.row(r).transpose()));
+    for (int c = r; c < 3; ++c)
+      A(r, c) = A(c, r) = M.A(r, c) + LKt(r, c) + LKt(c, r) - LCL_r[c];
+  }
+  M.A = rotate_symmetric(E, A);
+  M.C = rotate_symmetric(E, C);
+  const Mat3<S> K = M.K + LC;
+  Mat3<S> EK;
+  EK.noalias() = E * K;
+  M.K.noalias() = EK * E.transpose();
+}
+
 // M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi_{i+1}^T) B_{i+1,i},  M^_n = M_n   (50)
 // psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i (+ G_i^2 Jm_i),  psi_i = psi^_i / m^_i        (47)-(48)
 // psi_{i-1,i} = B_{i,i-1}^T psi_i                                                       (47)
-// From the tip inwards; needs the joint frames of the current q.
+// From the tip inwards; needs the joint frames of the current q. M^ lives only from one joint to
+// the next: only psi_i, m^_i and psi_{i-1,i} are kept.
 template <typename S>
 void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
+  ArticulatedMass<S> M_hat;
+  Vec3<S> n_hat, f_hat;  // psi^_i = M^_i p_i = [n^; f^], kept for joint i - 1
   for (int i = model.dof() - 1; i >= 0; --i) {
-    const Vec6<S>& p = model.joint(i).p;
-    Mat6<S>& M_hat = ws.M_hat[i];
-    M_hat = model.joint(i).M.matrix();
+    const Joint<S>& joint = model.joint(i);
     if (i + 1 < model.dof()) {
-      // M^_{i+1} - psi^_{i+1} psi_{i+1}^T: the outer body as the joint i+1 lets it move.
-      const Mat6<S> articulated =
-          ws.M_hat[i + 1] - ws.m_hat[i + 1] * ws.psi[i + 1] * ws.psi[i + 1].transpose();
-      M_hat += transfer_inertia(ws.E[i + 1], ws.ell[i + 1], articulated);
+      subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.psi[i + 1])),
+                            Vec3<S>(linear(ws.psi[i + 1])));
+      transfer_articulated(ws.E[i + 1], ws.ell[i + 1], M_hat);
+      M_hat.A += joint.M.rotational;  // M_i about C_i: [I_i 0; 0 m_i 1], no first moment
+      M_hat.C.diagonal().array() += joint.M.mass;
+    } else {
+      M_hat.A = joint.M.rotational;
+      M_hat.K.setZero();
+      M_hat.C = joint.M.mass * Mat3<S>::Identity();
     }
     // M^_i p_i with p_i = [s e_z; p_v] (Eqs. 13, 15): one angular column at most.
-    const Vec6<S> psi_hat = p[2] * M_hat.col(2) + M_hat.template rightCols<3>() * linear(p);
+    const S s = joint.p[2];
+    const Vec3<S> p_v = linear(joint.p);
+    n_hat = s * M_hat.A.col(2) + M_hat.K * p_v;
+    f_hat = s * M_hat.K.row(2).transpose() + M_hat.C * p_v;
     // m^_i = p_i^T M^_i p_i, Eq. (47), plus the rotor inertia G^2 Jm of the drive (spec §6): the
     // diagonal entry i_ii of I gains it, and the reverse elimination of Eq. (53) takes each
     // pivot m^_i with it, so psi_i (48) and the Schur complement of Eq. (50) use this m^_i.
-    const S m_hat = p.dot(psi_hat) + model.joint(i).rotor_inertia;
-    Vec3<S> n = angular(psi_hat) / m_hat, f = linear(psi_hat) / m_hat;
+    const S m_hat = s * n_hat.z() + p_v.dot(f_hat) + joint.rotor_inertia;
+    Vec3<S> n = n_hat / m_hat, f = f_hat / m_hat;
     ws.m_hat[i] = m_hat;
     angular(ws.psi[i]) = n;  // half by half (see forward_recursion)
     linear(ws.psi[i]) = f;
@@ -48,21 +110,27 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
   }
 }
 
-// tau^ = U^-1 phi, from the tip inwards:                                             (34)-(35)
+// tau^ = U^-1 phi with phi = tau - h, from the tip inwards:                         (33)-(35)
 //   tau^_i = phi_i - p_i^T eta_{i,i+1},  eta_{i,i+1} = B_{i+1,i}^T eta_{i+1},
-//   eta_{i+1} = psi_{i+1} tau^_{i+1} + eta_{i+1,i+2},  eta_{n,n+1} = 0.
+//   eta_{i+1} = psi_{i+1} tau^_{i+1} + eta_{i,i+1},  eta_{n,n+1} = 0.
 // (Eq. 35 as printed has tau^_{i-1}; the elimination it performs needs tau^_{i+1}.)
-// Written as eta_{i-1,i} = psi_{i-1,i} tau^_i + B_{i,i-1}^T eta_{i,i+1}, with psi_{i-1,i} from
-// articulated_body_masses, so that the transfer need not wait for tau^_i.
+// h_i = p_i^T gamma_i, Eq. (30), with gamma_i from the backward recursion of Eq. (7) at qdd = 0
+// (t_i and xi_i from forward_recursion). gamma and eta are both wrenches carried inwards by
+// B^T, so their sum zeta_i = gamma_i + eta_{i,i+1} is carried instead, one transfer per joint:
+//   zeta_i = M_i xi_i + Mdot_i t_i + B_{i+1,i}^T zeta_{i+1} + psi_{i,i+1} tau^_{i+1}
+//   tau^_i = tau_i - p_i^T zeta_i
+// with psi_{i-1,i} from articulated_body_masses, so that the transfer need not wait for tau^_i.
 template <typename S>
-void solve_unit_upper(const Model<S>& model, Workspace<S>& ws) {
-  Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();  // eta_{i,i+1} = [n; f]
+void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau) {
+  Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();  // zeta_i = [n; f]
   for (int i = model.dof() - 1; i >= 0; --i) {
-    const Vec6<S>& p = model.joint(i).p;
-    ws.tau_hat[i] = ws.phi[i] - angular(p).dot(n) - linear(p).dot(f);
+    const Joint<S>& joint = model.joint(i);
+    add_link_wrench(joint.M, ws.t[i], ws.xi[i], n, f);  // gamma_i's own term, Eqs. (7)-(8)
+    const S tau_hat = tau[i] - (joint.p[2] * n.z() + linear(joint.p).dot(f));
+    ws.tau_hat[i] = tau_hat;
     transfer_wrench(ws.E[i], ws.ell[i], n, f);
-    n += angular(ws.psi_parent[i]) * ws.tau_hat[i];
-    f += linear(ws.psi_parent[i]) * ws.tau_hat[i];
+    n += angular(ws.psi_parent[i]) * tau_hat;
+    f += linear(ws.psi_parent[i]) * tau_hat;
   }
 }
 
@@ -84,15 +152,16 @@ void solve_unit_lower(const Model<S>& model, Workspace<S>& ws) {
 }
 
 // qdd from I(q) qdd = phi = tau - h(q, qd), Eq. (33), in O(n) through I = U D U^T. Returns
-// ws.qdd. `tau` must not be a vector of the workspace (ws.tau holds h on the way).
+// ws.qdd. `tau` must not be a vector of the workspace.
 template <typename S>
 const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
-  ws.phi = tau - bias_forces(model, ws, q, qd);  // Eq. (33); also sets the joint frames
-  articulated_body_masses(model, ws);            // Eqs. (47)-(50)
-  solve_unit_upper(model, ws);                   // tau^, Eqs. (34)-(35)
-  ws.tau_hat.array() /= ws.m_hat.array();        // tau~ = D^-1 tau^, step 2 of Section 5.2
-  solve_unit_lower(model, ws);                   // qdd, Eqs. (36)-(37)
+  update_joint_frames(model, ws, q);
+  forward_recursion(model, ws, qd, ws.zeros);  // the motion that h of Eq. (33) holds, qdd = 0
+  articulated_body_masses(model, ws);          // Eqs. (47)-(50)
+  solve_unit_upper(model, ws, tau);            // tau^ = U^-1 (tau - h), Eqs. (33)-(35)
+  ws.tau_hat.array() /= ws.m_hat.array();      // tau~ = D^-1 tau^, step 2 of Section 5.2
+  solve_unit_lower(model, ws);                 // qdd, Eqs. (36)-(37)
   return ws.qdd;
 }
 

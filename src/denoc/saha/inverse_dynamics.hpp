@@ -47,18 +47,25 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
   }
 }
 
+// M_i xi_i + Mdot_i t_i of Eq. (7), Eq. (8), added to the wrench [n; f]: link i about its mass
+// centre C_i (no first moment), t_i = [w; v], xi_i = [dw; dv].
+template <typename S>
+EIGEN_ALWAYS_INLINE void add_link_wrench(const BodyInertia<S>& M, const Vec6<S>& t,
+                                         const Vec6<S>& xi, Vec3<S>& n, Vec3<S>& f) {
+  const Vec3<S> w = angular(t), dw = angular(xi);
+  n += M.rotational * dw + cross(w, Vec3<S>(M.rotational * w));
+  f += M.mass * linear(xi);
+}
+
 template <typename S>
 void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
   // gamma_{i+1} = [n; f], carried inwards as 3-vectors.
   Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
-    const BodyInertia<S>& M = joint.M;  // about C_i: no first moment
     if (i + 1 < model.dof()) transfer_wrench(ws.E[i + 1], ws.ell[i + 1], n, f);  // B^T gamma_{i+1}
-    const Vec3<S> w = angular(ws.t[i]), dw = angular(ws.xi[i]);
-    n += M.rotational * dw + cross(w, Vec3<S>(M.rotational * w));  // M_i xi_i + Mdot_i t_i, (8)
-    f += M.mass * linear(ws.xi[i]);
-    angular(ws.gamma[i]) = n;  // half by half, as in forward_recursion
+    add_link_wrench(joint.M, ws.t[i], ws.xi[i], n, f);  // M_i xi_i + Mdot_i t_i, (8)
+    angular(ws.gamma[i]) = n;                           // half by half, as in forward_recursion
     linear(ws.gamma[i]) = f;
     ws.tau[i] = joint.p[2] * n.z() + linear(joint.p).dot(f);  // Eq. (30), p_i = [s e_z; p_v]
   }
