@@ -114,28 +114,6 @@ inline Mat3<S> cross_matrix(const Vec3<S>& x) {
   return m;
 }
 
-// B_{i,i-1}^T M B_{i,i-1} for a symmetric 6x6 mass matrix M about C_i in J_i (Eqs. 23b, 50): the
-// same mass seen from C_{i-1} and expressed in J_{i-1}. With B = [1 0; -L 1] diag(E^T, E^T),
-// L = [ell], and M = [A K; K^T C] in 3x3 blocks, the product is diag(E, E) M' diag(E^T, E^T) with
-//   A' = A + L K^T - K L - L C L,   K' = K + L C,   C' = C.
-template <typename S>
-inline Mat6<S> transfer_inertia(const Mat3<S>& E, const Vec3<S>& ell, const Mat6<S>& M) {
-  const Mat3<S> L = cross_matrix(ell);
-  const Mat3<S> C = M.template bottomRightCorner<3, 3>();
-  const Mat3<S> K = M.template topRightCorner<3, 3>();
-  const Mat3<S> LC = L * C;
-  const Mat3<S> LKt = L * K.transpose();
-  Mat3<S> A = M.template topLeftCorner<3, 3>();
-  A += LKt + LKt.transpose();  // L K^T - K L, as L^T = -L
-  A.noalias() -= LC * L;
-  Mat6<S> out;
-  out.template topLeftCorner<3, 3>() = rotate_symmetric(E, A);
-  out.template topRightCorner<3, 3>().noalias() = E * (K + LC) * E.transpose();
-  out.template bottomLeftCorner<3, 3>() = out.template topRightCorner<3, 3>().transpose();
-  out.template bottomRightCorner<3, 3>() = rotate_symmetric(E, C);
-  return out;
-}
-
 // Omega_i x, Eq. (2): both halves of a six-vector crossed with the angular velocity omega_i.
 template <typename S>
 inline Vec6<S> omega_cross(const Vec3<S>& omega, const Vec6<S>& x) {

@@ -41,10 +41,10 @@ EIGEN_ALWAYS_INLINE void subtract_joint_motion(ArticulatedMass<S>& M, const Vec3
   }
 }
 
-// B_{i+1,i}^T M B_{i+1,i} (the transfer in Eq. 50; transfer_inertia of spatial.hpp on blocks),
-// with L = [ell x]:  A' = A + L K^T - K L - L C L,  K' = K + L C,  C' = C,  then each block
-// turned into J_i by E. The products by L are cross products; A and C are read and written
-// through their upper triangles, mirrored by rotate_symmetric.
+// B_{i+1,i}^T M B_{i+1,i} (the transfer in Eq. 50): with B = [1 0; -L 1] diag(E^T, E^T),
+// L = [ell x] and M = [A K; K^T C] in 3x3 blocks,  A' = A + L K^T - K L - L C L,  K' = K + L C,
+// C' = C,  then each block turned into J_i by E. The products by L are cross products; A and C are
+// read and written through their upper triangles, mirrored by rotate_symmetric.
 template <typename S>
 EIGEN_ALWAYS_INLINE void transfer_articulated(const Mat3<S>& E, const Vec3<S>& ell,
                                               ArticulatedMass<S>& M) {

@@ -45,8 +45,8 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
 }
 
 // M <- B^T M B + M_i, in place: a symmetric 6x6 M = [A K; K^T C] about C_{i+1} seen from C_i, all
-// in base axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_inertia without the rotation), plus
-// the link's own M_i = [I 0; 0 m 1] about C_i (Eq. 50):
+// in base axes, ell from C_i to C_{i+1}, L = [ell x] (transfer_articulated without the rotation),
+// plus the link's own M_i = [I 0; 0 m 1] about C_i (Eq. 50):
 //   A' = A + L K^T - K L - L C L + I,   K' = K + L C,   C' = C + m 1,
 // with the products by L as cross products (x^T L = -(ell x x)^T) and A' as symmetric. I holds
 // I_00, I_11, I_22, I_01, I_02, I_12.
