@@ -112,7 +112,7 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
 
 // tau^ = U^-1 phi with phi = tau - h, from the tip inwards:                         (33)-(35)
 //   tau^_i = phi_i - p_i^T eta_{i,i+1},  eta_{i,i+1} = B_{i+1,i}^T eta_{i+1},
-//   eta_{i+1} = psi_{i+1} tau^_{i+1} + eta_{i,i+1},  eta_{n,n+1} = 0.
+//   eta_{i+1} = psi_{i+1} tau^_{i+1} + eta_{i+1,i+2},  eta_{n,n+1} = 0.
 // (Eq. 35 as printed has tau^_{i-1}; the elimination it performs needs tau^_{i+1}.)
 // h_i = p_i^T gamma_i, Eq. (30), with gamma_i from the backward recursion of Eq. (7) at qdd = 0
 // (t_i and xi_i from forward_recursion). gamma and eta are both wrenches carried inwards by
