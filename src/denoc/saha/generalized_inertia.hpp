@@ -54,6 +54,22 @@ void transfer_wrench_rows(const Mat3<S>& E, const Vec3<S>& l, const Vec6<S>& p, 
   }
 }
 
+// The last step of the transfers, to the first joint, whose wrenches are projected and not
+// kept: out[i] = p^T B^T [n; f] = (B p)^T [n; f] with B p = [a; b], a = E^T p_w and
+// b = E^T p_v + a x l (as p_w^T E (l x f) = (a x l)^T f). One 6-vector per step, then a
+// six-term dot product per entry instead of a transfer (a third of the transfers at n = 6).
+template <typename S>
+void project_transferred_rows(const Mat3<S>& E, const Vec3<S>& l, const Vec6<S>& p, int begin,
+                              int end, const S* __restrict nx, const S* __restrict ny,
+                              const S* __restrict nz, const S* __restrict fx,
+                              const S* __restrict fy, const S* __restrict fz, S* __restrict out) {
+  const Vec3<S> a = p[2] * E.row(2).transpose();  // E^T p_w, p_w = [0 0 s]
+  const Vec3<S> b = E.transpose() * linear(p) + cross(a, l);
+  const S a0 = a.x(), a1 = a.y(), a2 = a.z(), b0 = b.x(), b1 = b.y(), b2 = b.z();
+  for (int i = begin; i < end; ++i)
+    out[i] = a0 * nx[i] + a1 * ny[i] + a2 * nz[i] + b0 * fx[i] + b1 * fy[i] + b2 * fz[i];
+}
+
 // p^T w for a joint-rate propagation vector p = [0 0 s; p_v] (Eqs. 13, 15), its zeros skipped
 // and w read by components: Eigen's packed dot product loaded w back from memory just after it
 // was stored, and stalled clang's code on store-to-load forwarding.
@@ -74,7 +90,11 @@ void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
   auto& W = ws.wrenches;  // row-major: rows n_x, n_y, n_z, f_x, f_y, f_z; column i: joint i
   for (int j = n - 1; j >= 0; --j) {
     const Vec6<S>& p = model.joint(j).p;
-    if (j + 1 < n) {
+    if (j == 0 && n > 1) {  // the wrenches are not needed beyond joint 1: projected only
+      project_transferred_rows(ws.E[1], ws.ell[1], p, 1, n, W.row(0).data(), W.row(1).data(),
+                               W.row(2).data(), W.row(3).data(), W.row(4).data(), W.row(5).data(),
+                               ws.gim.col(0).data());
+    } else if (j + 1 < n) {
       transfer_wrench_rows(ws.E[j + 1], ws.ell[j + 1], p, j + 1, n, W.row(0).data(),
                            W.row(1).data(), W.row(2).data(), W.row(3).data(), W.row(4).data(),
                            W.row(5).data(), ws.gim.col(j).data());
