@@ -99,7 +99,7 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
     // m^_i = p_i^T M^_i p_i, Eq. (47), plus the rotor inertia G^2 Jm of the drive (spec §6): the
     // diagonal entry i_ii of I gains it, and the reverse elimination of Eq. (53) takes each
     // pivot m^_i with it, so psi_i (48) and the Schur complement of Eq. (50) use this m^_i.
-    const S m_hat = s * n_hat.z() + p_v.dot(f_hat) + joint.rotor_inertia;
+    const S m_hat = joint_force(joint.p, n_hat, f_hat) + joint.rotor_inertia;
     Vec3<S> n = n_hat / m_hat, f = f_hat / m_hat;
     ws.m_hat[i] = m_hat;
     angular(ws.psi[i]) = n;  // half by half (see forward_recursion)
@@ -126,7 +126,7 @@ void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S>
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     add_link_wrench(joint.M, ws.t[i], ws.xi[i], n, f);  // gamma_i's own term, Eqs. (7)-(8)
-    const S tau_hat = tau[i] - (joint.p[2] * n.z() + linear(joint.p).dot(f));
+    const S tau_hat = tau[i] - joint_force(joint.p, n, f);
     ws.tau_hat[i] = tau_hat;
     transfer_wrench(ws.E[i], ws.ell[i], n, f);
     n += angular(ws.psi_parent[i]) * tau_hat;

@@ -47,6 +47,13 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
   }
 }
 
+// p_i^T [n; f], Eq. (30): the force on joint i of the wrench [n; f], with p_i = [s e_z; p_v]
+// (Eqs. 13, 15), so the angular part is one product.
+template <typename S>
+EIGEN_ALWAYS_INLINE S joint_force(const Vec6<S>& p, const Vec3<S>& n, const Vec3<S>& f) {
+  return p[2] * n.z() + linear(p).dot(f);
+}
+
 // M_i xi_i + Mdot_i t_i of Eq. (7), Eq. (8), added to the wrench [n; f]: link i about its mass
 // centre C_i (no first moment), t_i = [w; v], xi_i = [dw; dv].
 template <typename S>
@@ -67,7 +74,7 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
     add_link_wrench(joint.M, ws.t[i], ws.xi[i], n, f);  // M_i xi_i + Mdot_i t_i, (8)
     angular(ws.gamma[i]) = n;                           // half by half, as in forward_recursion
     linear(ws.gamma[i]) = f;
-    ws.tau[i] = joint.p[2] * n.z() + linear(joint.p).dot(f);  // Eq. (30), p_i = [s e_z; p_v]
+    ws.tau[i] = joint_force(joint.p, n, f);  // Eq. (30)
   }
 }
 
