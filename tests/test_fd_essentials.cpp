@@ -27,7 +27,7 @@ using denoc_test::random_chain;
 TEST(ForwardDynamicsEssentials, BothGimRoutesAgree) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1, 1);
-  for (int n : {1, 2, 6, 13, 31, 45}) {
+  for (int n : {1, 2, 6, 13, 31, 45, 66}) {
     for (DhConvention convention : {DhConvention::standard, DhConvention::modified}) {
       const Model<double> model = random_chain(n, convention, rng);
       Workspace<double> ws(model);
@@ -39,6 +39,7 @@ TEST(ForwardDynamicsEssentials, BothGimRoutesAgree) {
       const VecX<double> h = bias_forces(model, ws, q, qd);
       gim_by_wrench_transfers(model, ws);  // the frames of q are set by bias_forces
       const MatX<double> M_local = ws.gim;
+      ws.gim.setConstant(std::nan(""));  // every entry must be written again
       gim_in_base_frame(model, ws);
       const MatX<double> M_base = ws.gim;
       const double scale = M_local.cwiseAbs().maxCoeff();
@@ -48,6 +49,21 @@ TEST(ForwardDynamicsEssentials, BothGimRoutesAgree) {
       const double tau_scale = 1 + tau.cwiseAbs().maxCoeff();
       EXPECT_LE((M_local * qdd + h - tau).cwiseAbs().maxCoeff(), 1e-11 * tau_scale) << "n = " << n;
       EXPECT_LE((M_base * qdd + h - tau).cwiseAbs().maxCoeff(), 1e-11 * tau_scale) << "n = " << n;
+
+      // float: SIMD blocks of 4 or 8 entries in the base-frame form, against double.
+      const Model<float> model_f = model.cast<float>();
+      Workspace<float> ws_f(model_f);
+      update_joint_frames(model_f, ws_f, q.cast<float>());
+      gim_by_wrench_transfers(model_f, ws_f);
+      const MatX<float> M_local_f = ws_f.gim;
+      ws_f.gim.setConstant(std::nanf(""));
+      gim_in_base_frame(model_f, ws_f);
+      const MatX<float> M_base_f = ws_f.gim;
+      EXPECT_LE((M_local_f.cast<double>() - M_local).cwiseAbs().maxCoeff(), 1e-5 * scale)
+          << "n = " << n;
+      EXPECT_LE((M_base_f.cast<double>() - M_local).cwiseAbs().maxCoeff(), 1e-5 * scale)
+          << "n = " << n;
+      EXPECT_EQ(M_base_f, M_base_f.transpose());
     }
   }
 }

@@ -27,12 +27,16 @@ struct BodyInertia {
     return b;
   }
 
-  // The 6x6 matrix times a twist (Eq. 7's M_i t_i): the momentum about O.
-  Vec6<S> operator*(const Vec6<S>& twist) const {
+  // The 6x6 matrix times a twist [omega; v_O] (Eq. 7's M_i t_i): the momentum about O.
+  Vec6<S> operator*(const Vec6<S>& twist) const { return momentum(angular(twist), linear(twist)); }
+
+  // The same from the twist's halves, which callers may hold apart: a 6-vector just stored and
+  // read back by halves stalls on store-to-load forwarding (the linear half straddles 16 bytes).
+  Vec6<S> momentum(const Vec3<S>& omega, const Vec3<S>& v) const {
     Vec6<S> out;
-    angular(out).noalias() = rotational * angular(twist);
-    angular(out) += cross(first_moment, Vec3<S>(linear(twist)));
-    linear(out) = mass * linear(twist) - cross(first_moment, Vec3<S>(angular(twist)));
+    angular(out).noalias() = rotational * omega;
+    angular(out) += cross(first_moment, v);
+    linear(out) = mass * v - cross(first_moment, omega);
     return out;
   }
 

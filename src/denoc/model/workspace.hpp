@@ -113,8 +113,8 @@ struct Workspace {
   VecX<S> zeros;               // stands in for qd or qdd in h and g
 
   // Generalized inertia matrix, Section 4.1 (generalized_inertia.hpp).
-  std::vector<BodyInertia<S>> M_tilde;    // composite-body mass M~_i, Eq. (23b), about C_i, in J_i
-  std::vector<BodyInertia<S>> M_tilde_O;  // the same about the base origin, base frame
+  std::vector<BodyInertia<S>> M_tilde;  // composite-body mass M~_i, Eq. (23b), about C_i, in J_i
+  std::vector<BodyInertia<S>> M_O;      // M_i about the base origin, in the base frame
   Eigen::Matrix<S, 6, Eigen::Dynamic> p_O;  // p_i referred to the base origin, base frame
   Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor> wrenches;  // M~_i p_i, carried inwards
   MatX<S> gim;                // I of Eq. (20), entries from Eq. (24)
@@ -164,7 +164,7 @@ Workspace<S>::Workspace(const Model<S>& model)
       tau(VecX<S>::Zero(model.dof())),
       zeros(VecX<S>::Zero(model.dof())),
       M_tilde(static_cast<std::size_t>(model.dof())),
-      M_tilde_O(static_cast<std::size_t>(model.dof())),
+      M_O(static_cast<std::size_t>(model.dof())),
       p_O(6, model.dof()),
       wrenches(6, model.dof()),
       gim(MatX<S>::Zero(model.dof(), model.dof())),
