@@ -27,7 +27,7 @@ bool factor_columns(Eigen::Ref<MatX<S>> L) {
   return true;
 }
 
-// ---- The one place that uses Eigen's internals (Eigen 3.4.0, Core/products/*.h) -------------
+// ---- Eigen's internals here (Eigen 3.4.0, Core/products/*.h); the other use: the GIM's packets --
 // Eigen's level-3 kernels (triangular solve, triangle-only product) pack their operands into
 // two buffers that a `level3_blocking` hands them; Eigen's own blocking object takes those from
 // the heap once they exceed EIGEN_STACK_ALLOCATION_LIMIT (128 KB: from about 150 joints). This

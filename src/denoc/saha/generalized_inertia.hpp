@@ -111,7 +111,8 @@ void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
 // is summed in L registers from the rows of W = [w_i] and the columns of P = [p_j], then stored
 // twice, as it is below the diagonal and transposed above it. Nothing is read back to mirror the
 // matrix: a mirror after the fact read and wrote every upper entry alone, about a quarter of the
-// time at n = 384. Needs ib >= jb + L, so that the block lies below the diagonal.
+// time at n = 384. Needs ib >= jb + L, so that the block lies below the diagonal. Written with
+// Eigen's packet functions (internal API, Eigen 3.4.0; its other use is in cholesky.hpp).
 template <typename S, typename Packet, int L>
 EIGEN_ALWAYS_INLINE void symmetric_block(const S* const (&w)[6], const Packet (&p)[6][L], int ib,
                                          int jb, S* gim, Eigen::Index ld) {
