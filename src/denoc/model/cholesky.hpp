@@ -140,10 +140,4 @@ bool cholesky_in_place(MatX<S>& L, CholeskyScratch<S>& scratch) {
   return true;
 }
 
-// The same without scratch memory: column by column at every order.
-template <typename S>
-bool cholesky_in_place(MatX<S>& L) {
-  return cholesky_detail::factor_columns<S>(L);
-}
-
 }  // namespace denoc
