@@ -466,7 +466,7 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
           make_pool(spec, 3, 0xBEEFu + static_cast<unsigned>(spec.model.dof()));
       denoc::Workspace<double> ws(spec.model);
       Agreement tau, mass, res_fd, res_chol, inverse;
-      const bool has_inverse = peer->minv(pool.q[0]) != nullptr;
+      const bool has_inverse = peer->has_minv();
       for (std::size_t k = 0; k < pool.size(); ++k) {
         const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
         tau.add(denoc::inverse_dynamics(spec.model, ws, q, qd, qdd), peer->id(q, qd, qdd));
@@ -773,7 +773,7 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
   std::vector<std::shared_ptr<denoc_bench::Peer>> peers;
   for (const auto& p : set.peers) {
     if (quantity == Quantity::id && p->name() == "pinocchio_world") continue;  // one rnea
-    if (quantity == Quantity::inv && p->minv(pool.q[0]) == nullptr) continue;  // no inverse
+    if (quantity == Quantity::inv && !p->has_minv()) continue;                 // no inverse
     peers.push_back(p);
   }
   if (peers.empty()) return;

@@ -79,8 +79,9 @@ class Pinocchio final : public Peer {
   }
   // computeMinverse (O(n^2), an articulated-body factorisation): the upper triangle of the
   // row-major data.Minv. It has no convention argument: the LOCAL peer alone offers it.
+  bool has_minv() const override { return convention_ == P::Convention::LOCAL; }
   const double* minv(const Eigen::VectorXd& q) override {
-    if (convention_ == P::Convention::WORLD) return nullptr;
+    if (!has_minv()) return nullptr;
     return P::computeMinverse(model_, *data_, q).data();
   }
   Eigen::MatrixXd minv_full(const Eigen::VectorXd& q) override {

@@ -49,7 +49,8 @@ class Peer {
   // The inverse inertia matrix by the peer's own route: its storage, or null when it has none
   // (issue 12's peer is Pinocchio's O(n^2) computeMinverse, which fills the upper triangle of a
   // row-major matrix and is timed so; RBDL offers no inverse of its own). minv_full gives the
-  // whole matrix, for the agreement check.
+  // whole matrix, for the agreement check; has_minv says whether there is one.
+  virtual bool has_minv() const { return false; }
   virtual const double* minv(const Eigen::VectorXd& q) {
     (void)q;
     return nullptr;
