@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -197,6 +198,59 @@ TEST_F(Faults, SigintAndSigtermStopAfterAWholeRow) {
         ASSERT_EQ(cli::fields_of(lines[i]).size(), columns) << "line " << i + 1;
       EXPECT_NE(err.find("after row " + std::to_string(lines.size() - 1) + ","), std::string::npos)
           << err << " (" << lines.size() - 1 << " rows)";
+    }
+  }
+}
+
+// Before the first row is written there is nothing to keep whole, so SIGINT and SIGTERM stop
+// the run at once, whatever it is doing: here it is blocked opening a robot file that is a FIFO
+// nobody writes to (as a slow load would be), or reading a trajectory's header from a pipe that
+// stays silent. Exit 128 + the signal, a message, and the -o file as it was.
+TEST_F(Faults, SigintAndSigtermStopAtOnceBeforeTheFirstRow) {
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.yaml").c_str(), 0644), 0);
+  write("robot.yaml", slurp(kPlanar));
+  const struct {
+    const char* exe;
+    const char* name;
+    std::string args;
+  } cases[] = {
+      {DENOC_RIDIM_EXE, "ridim", "fifo.yaml -o out.csv"},
+      {DENOC_RFDSIM_EXE, "rfdsim", "fifo.yaml --free-fall -o out.csv"},
+      {DENOC_RIDIM_EXE, "ridim", "robot.yaml - -o out.csv"},  // standard input: a silent pipe
+  };
+  for (const auto& c : cases) {
+    for (const int signal : {SIGINT, SIGTERM}) {
+      write("out.csv", "precious\n");
+      int silent[2];
+      ASSERT_EQ(::pipe(silent), 0);
+      const std::string err_path = (dir_ / "stderr").string();
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        ::signal(SIGINT, SIG_DFL);
+        ::signal(SIGTERM, SIG_DFL);
+        ::dup2(silent[0], STDIN_FILENO);
+        ::close(silent[0]);
+        ::close(silent[1]);
+        if (::chdir(dir_.c_str()) != 0) ::_exit(127);
+        const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(err_fd, STDERR_FILENO);
+        ::execl("/bin/sh", "sh", "-c", ("exec '" + std::string(c.exe) + "' " + c.args).c_str(),
+                static_cast<char*>(nullptr));
+        ::_exit(127);
+      }
+      ::close(silent[0]);
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));  // blocked by now
+      ::kill(pid, signal);
+      const int status = wait_at_most(pid, 5);
+      ::close(silent[1]);
+      ASSERT_TRUE(WIFEXITED(status)) << c.args << " " << status;
+      EXPECT_EQ(WEXITSTATUS(status), 128 + signal) << c.args;
+      EXPECT_EQ(read("stderr"),
+                std::string(c.name) +
+                    (signal == SIGINT ? ": interrupted (SIGINT)" : ": terminated (SIGTERM)") +
+                    " before the first row; nothing was written\n")
+          << c.args;
+      EXPECT_EQ(read("out.csv"), "precious\n") << c.args;
     }
   }
 }

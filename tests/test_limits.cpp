@@ -185,6 +185,55 @@ TEST_F(Limits, MemoryStaysFlatWithTheNumberOfRows) {
   EXPECT_LT(in_long - in_short, 1024) << in_short << " " << in_long;
 }
 
+// Hostile robot files: ten levels of nine aliases stand for 3.9e9 values, and 200,000 keys
+// given twice. Every check runs once over the parser's events, so each is refused at once, naming
+// the key and its line, in a few MiB; `timeout` ends a run that walks the expanded aliases
+// (which took minutes) with 124 instead of hanging the suite.
+TEST_F(Limits, HostileYamlIsRefusedAtOnceNamingTheKey) {
+  std::string nested = "links:\n- {joint: revolute, mass: 1, name: &a0 [l,l,l,l,l,l,l,l,l]}\n";
+  std::string top = "a0: &a0 [l,l,l,l,l,l,l,l,l]\n";
+  for (int k = 1; k <= 10; ++k) {
+    std::string nine = "*a" + std::to_string(k - 1);
+    for (int i = 1; i < 9; ++i)
+      nine += ",*a" + std::to_string(k - 1);
+    const std::string anchor = "&a" + std::to_string(k) + " [" + nine + "]";
+    nested += "- {joint: revolute, mass: 1, name: " + anchor + "}\n";
+    if (k < 10) top += "a" + std::to_string(k) + ": " + anchor + "\n";
+  }
+  write("nested.yaml", nested);
+  write("top.yaml", top + "links: [*a9]\n");
+  std::string keys = "links:\n- {joint: revolute, mass: 1}\n";
+  for (int k = 0; k < 200000; ++k)
+    keys += "name: n" + std::to_string(k) + "\n";
+  write("keys.yaml", keys);
+  const std::string exe = std::string("timeout -k 2 10 '") + DENOC_RIDIM_EXE + "' ";
+  const struct {
+    const char* file;
+    const char* message;
+  } cases[] = {
+      {"nested.yaml",
+       "nested.yaml: links[5].name[0]: the aliases (*name) up to here stand for more than 100000 "
+       "values; no robot file needs so many (line 7)"},
+      {"top.yaml",
+       "top.yaml: a5[0]: the aliases (*name) up to here stand for more than 100000 values; no "
+       "robot file needs so many (line 6)"},
+      {"keys.yaml", "keys.yaml: name: given twice in the same block (line 4)"},
+  };
+  for (const auto& c : cases) {
+    write("run.sh", exe + c.file + " -o out.csv\n");
+    const Result r = run("/bin/sh", "run.sh");
+    EXPECT_EQ(r.status, 2) << c.file << " (124: still running after 10 s)\n" << r.err;
+    EXPECT_EQ(r.err, std::string("ridim: ") + c.message + "\n");
+    // Not 256 MB: the duplicate is found before a node is built (yaml-cpp's nodes of the whole
+    // file take 200 MB).
+    write("measured.sh", exe + c.file + " -o out.csv\n");
+    const Result m = run("/usr/bin/time", "-f %M sh measured.sh");
+    const auto lines = lines_of(m.err);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_LT(std::atol(lines.back().c_str()), 64 * 1024) << c.file << " peak KiB";
+  }
+}
+
 TEST(LimitsInProcess, ExtremeInertiaRatiosGiveFiniteConsistentResults) {
   // Masses 1e-6 .. 1e6 kg along one chain, alternating heavy and light, and the reverse.
   for (const bool heavy_first : {true, false}) {

@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
 
   denoc::IntegrationStats run_stats;
   int status = 0;
-  denoc::install_stop_signal_handlers();
+  denoc::install_stop_signal_handlers("rfdsim");
   try {
     denoc::apply_batch_options(batch, options);
     denoc::run_rfdsim(options, std::cin, std::cout, run_stats);

@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, value] : denoc::ridim_algorithm_names()) {
     if (name == algorithm) options.algorithm = value;
   }
-  denoc::install_stop_signal_handlers();
+  denoc::install_stop_signal_handlers("ridim");
   try {
     denoc::apply_batch_options(batch, options);
     denoc::run_ridim(options, std::cin, std::cout);

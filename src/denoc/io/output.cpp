@@ -13,6 +13,15 @@
 
 namespace denoc {
 
+namespace {
+
+// Set by the handlers of SIGINT and SIGTERM (install_stop_signal_handlers).
+volatile std::sig_atomic_t stop_signal = 0;
+// Set before an Output first writes: from then on a signal stops the run after a whole row.
+volatile std::sig_atomic_t output_started = 0;
+
+}  // namespace
+
 Output::Output(const std::string& path, std::ostream& standard_output) {
   if (path.empty() || path == "-") {
     name_ = "<stdout>";
@@ -38,6 +47,7 @@ void Output::fail(const std::string& what, int error) const {
 }
 
 void Output::write(const char* data, std::size_t size) {
+  output_started = 1;
   if (stream_) {
     stream_->write(data, static_cast<std::streamsize>(size));
     if (!*stream_) throw OutputError(name_ + ": write error");
@@ -96,9 +106,28 @@ void check_output_is_not_an_input(const std::string& output,
 
 namespace {
 
-volatile std::sig_atomic_t stop_signal = 0;
+const char* program_name = "denoc";
+
+// write(2) of a whole C string; what else could a signal handler do if it failed.
+void write_to_stderr(const char* text) {
+  std::size_t size = std::strlen(text);
+  while (size > 0) {
+    const ssize_t written = ::write(STDERR_FILENO, text, size);
+    if (written <= 0) return;
+    text += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
 
 extern "C" void note_stop_signal(int signal) {
+  if (!output_started) {
+    // Nothing written, nothing to keep whole: stop now, whatever is running (only
+    // async-signal-safe calls: write, _exit).
+    write_to_stderr(program_name);
+    write_to_stderr(signal == SIGINT ? ": interrupted (SIGINT)" : ": terminated (SIGTERM)");
+    write_to_stderr(" before the first row; nothing was written\n");
+    ::_exit(128 + signal);
+  }
   if (stop_signal == signal) {
     // The second one: end at once, as without a handler.
     std::signal(signal, SIG_DFL);
@@ -110,7 +139,8 @@ extern "C" void note_stop_signal(int signal) {
 
 }  // namespace
 
-void install_stop_signal_handlers() {
+void install_stop_signal_handlers(const char* program) {
+  program_name = program;
   struct sigaction action {};
   action.sa_handler = note_stop_signal;
   sigemptyset(&action.sa_mask);

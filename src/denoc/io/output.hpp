@@ -63,10 +63,14 @@ class Output {
 void check_output_is_not_an_input(const std::string& output,
                                   const std::vector<std::pair<std::string, std::string>>& inputs);
 
-// Installs handlers for SIGINT and SIGTERM that only note the signal (a second one of the same
-// kind ends the process at once, as if no handler were installed). The CSV writer checks after
-// every row and throws Interrupted.
-void install_stop_signal_handlers();
+// Installs handlers for SIGINT and SIGTERM. Until an Output first writes, nothing can be left
+// half-written, so the handler ends the process at once (128 + the signal), printing
+// "`program`: interrupted (SIGINT) before the first row; nothing was written": a run stops
+// promptly while it loads a robot file, waits for a trajectory's header or computes its first
+// row. From the first write on, the handler only notes the signal (a second one of the same kind
+// ends the process at once, as if no handler were installed); the CSV writer checks after every
+// row and throws Interrupted. `program` must outlive the process (a string literal).
+void install_stop_signal_handlers(const char* program);
 
 // The signal noted by the handlers, or 0.
 int pending_stop_signal();

@@ -1,7 +1,5 @@
 #include "denoc/io/robot_file.hpp"
 
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -18,6 +16,7 @@
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
 #include "denoc/io/urdf.hpp"
+#include "denoc/io/yaml_document.hpp"
 
 namespace denoc {
 
@@ -300,179 +299,16 @@ Transform<double> read_base(const Reader& reader, const YAML::Node& node, double
   return base;
 }
 
-// True if `text` is well-formed UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
-bool is_utf8(const std::string& text) {
-  std::size_t i = 0;
-  const std::size_t n = text.size();
-  while (i < n) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    std::size_t extra;
-    unsigned min;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-      extra = 1, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      extra = 2, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      extra = 3, min = 0x10000;
-    } else {
-      return false;
-    }
-    if (i + extra >= n) return false;  // cut short by the end of the text
-    unsigned code = c & (0x3F >> extra);
-    for (std::size_t k = 1; k <= extra; ++k) {
-      const unsigned char d = static_cast<unsigned char>(text[i + k]);
-      if ((d & 0xC0) != 0x80) return false;
-      code = (code << 6) | (d & 0x3F);
-    }
-    if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
-    i += extra + 1;
-  }
-  return true;
-}
-
-// What yaml-cpp accepts and a robot file must not hold (spec §11): a key given twice in one map
-// (yaml-cpp keeps both and lookups see the first), a key that is not text, text that is not
-// UTF-8, nesting deeper than any robot file needs. Every key of every block, present and future.
-void check_tree(const Reader& reader, const YAML::Node& node, const std::string& key, int depth) {
-  constexpr int kMaxDepth = 16;  // a robot file needs 4 (links[k].inertia.xx)
-  if (depth > kMaxDepth) {
-    reader.fail(key.empty() ? "(top)" : key, node,
-                "nested deeper than " + std::to_string(kMaxDepth) + " levels");
-  }
-  if (node.IsScalar()) {
-    if (!is_utf8(node.Scalar())) reader.fail(key, node, "text that is not UTF-8");
-  } else if (node.IsSequence()) {
-    for (std::size_t i = 0; i < node.size(); ++i)
-      check_tree(reader, node[i], key + "[" + std::to_string(i) + "]", depth + 1);
-  } else if (node.IsMap()) {
-    std::set<std::string> seen;
-    for (const auto& item : node) {
-      const std::string where = key.empty() ? "" : key + ".";
-      if (!item.first.IsScalar()) reader.fail(where + "?", item.first, "a key must be text");
-      const std::string name = item.first.Scalar();
-      if (!is_utf8(name)) reader.fail(where + "?", item.first, "a key that is not UTF-8");
-      if (!seen.insert(name).second) {
-        reader.fail(where + name, item.first, "given twice in the same block");
-      }
-      check_tree(reader, item.second, where + name, depth + 1);
-    }
-  }
-}
-
-// The 1-based line of byte `offset` of `text`.
-long line_at(const std::string& text, std::size_t offset) {
-  return 1 + static_cast<long>(
-                 std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
-}
-
-// Where each document of a YAML stream starts, from the parser's events alone (no nodes built).
-class DocumentStarts : public YAML::EventHandler {
- public:
-  YAML::Mark start;
-  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
-
-// The line of the `---` that starts a second document: the first one after a line of content.
-long second_document_line(const std::string& text, const YAML::Mark& fallback) {
-  long number = 0;
-  bool content = false;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    const std::string_view l(text.data() + start, end - start);
-    ++number;
-    if (l.substr(0, 3) == "---" && content) return number;
-    if (!l.empty() && l[0] != '#' && l[0] != '%' && l.substr(0, 3) != "---") content = true;
-    start = end + 1;
-  }
-  return fallback.line + 1;
-}
-
-// The file's one YAML document (spec §11: a second one is refused). Not YAML::LoadAll: in
-// yaml-cpp 0.7 (Debian 12) it loops for ever, allocating, on streams where the parser reports a
-// null document without consuming any text (found by fuzz_robot_file; fixed upstream by
-// jbeder/yaml-cpp PR #1319). So the first document is built by YAML::Load, and the stream's
-// documents are counted from the parser's events; a document that starts where the previous one
-// started is that loop, and is refused as a syntax error at its line.
-YAML::Node load_one_document(const std::string& text, const std::string& path) {
-  try {
-    YAML::Node root = YAML::Load(text);
-    std::istringstream stream(text);
-    YAML::Parser parser(stream);
-    DocumentStarts events;
-    // Up to three: a second document may itself be the stuck one, known only by the third.
-    std::vector<YAML::Mark> starts;
-    while (starts.size() < 3 && parser.HandleNextDocument(events)) {
-      if (!starts.empty() && events.start.pos == starts.back().pos) {
-        throw InputError(path + ":" + std::to_string(events.start.line + 1) +
-                         ": YAML syntax error: text the parser cannot read");
-      }
-      starts.push_back(events.start);
-    }
-    if (starts.size() > 1) {
-      throw InputError(path + ":" + std::to_string(second_document_line(text, starts[1])) +
-                       ": a second YAML document; a robot file is one document (remove the `---`)");
-    }
-    return root;
-  } catch (const YAML::DeepRecursion& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
-                     ": nested too deeply (no robot file needs more than a few levels)");
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
-                     ": YAML syntax error: " + e.msg);
-  }
-}
-
 }  // namespace
 
 RobotFile parse_robot_file(const std::string& text, const std::string& path,
                            const std::vector<Override>& overrides) {
-  // yaml-cpp reads a NUL as the end of the text, or reports it on a later line.
-  const std::size_t nul = text.find('\0');
-  if (nul != std::string::npos) {
-    throw InputError(path + ":" + std::to_string(line_at(text, nul)) +
-                     ": a NUL byte (a robot file is text)");
-  }
-  // yaml-cpp stops at 2000 levels with a mark that may be past the line; find it here first.
-  int flow_depth = 0;
-  char quote = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quote) {
-      if (c == quote || c == '\n') quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '#') {
-      i = std::min(text.find('\n', i), text.size()) - 1;  // a comment, to the end of the line
-    } else if (c == '[' || c == '{') {
-      if (++flow_depth > 64) {
-        throw InputError(path + ":" + std::to_string(line_at(text, i)) +
-                         ": nested too deeply (no robot file needs more than a few levels)");
-      }
-    } else if (c == ']' || c == '}') {
-      flow_depth = std::max(0, flow_depth - 1);
-    }
-  }
-  YAML::Node root = load_one_document(text, path);
+  YAML::Node root = load_yaml_document(text, path);
   const Reader reader(path);
   if (!root.IsMap()) {
     throw InputError(path + ":1: expected a YAML map with a `links` list");
   }
   apply_overrides(root, overrides, path);  // --set: checked below exactly as the file is
-  check_tree(reader, root, "", 0);
   reader.check_keys(root, "",
                     {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
                      "trajectory", "tool", "payload", "base", "inertia_checks"});
