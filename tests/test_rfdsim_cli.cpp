@@ -408,6 +408,19 @@ TEST_F(RfdsimCli, InertiaChecksWarnFailsWhenTheMassMatrixIsSingular) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("the inertia matrix is not positive definite"), std::string::npos) << r.err;
+
+  // The same failure in both apps is one message: the time as the CSVs write it (t = 0, not
+  // 0.000000), the pivot and what let the links in. Only the program's name differs.
+  const Result ridim_run = ridim("singular.yaml --quantity gravity");
+  EXPECT_EQ(ridim_run.status, 1) << ridim_run.err;
+  const std::string failure = lines_of(r.err).back(),
+                    ridim_failure = lines_of(ridim_run.err).back();
+  EXPECT_EQ(
+      failure.rfind("rfdsim: at t = 0: the inertia matrix is not positive definite (pivot 3", 0),
+      0u)
+      << failure;
+  EXPECT_EQ(failure.substr(std::string("rfdsim").size()),
+            ridim_failure.substr(std::string("ridim").size()));
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +9,7 @@
 #include <iostream>
 #include <memory>
 
+#include "denoc/apps/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
@@ -73,10 +73,6 @@ void check_options(const RfdsimOptions& o) {
   require(o.friction.coulomb != CoulombModel::stick_slip || s.method == Method::dopri5,
           "--coulomb stick-slip: locates its events on dopri5's dense output; use --method dopri5");
   // Spec §11: bounded work, decided before anything runs (and no float-to-integer overflow).
-  const auto shortest = [](double x) {
-    char text[32];
-    return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
-  };
   require(OutputTimes::count(o.t_end, o.dt) <= 1e9,
           "--t-end " + shortest(o.t_end) + " with --dt " + shortest(o.dt) +
               ": more than 10^9 output rows; raise --dt or lower --t-end");
@@ -119,28 +115,17 @@ std::vector<std::string> output_header(int n) {
 // One row per output time: t, q, qd, qdd, tau, kinetic, potential (spec §3).
 class RowWriter {
  public:
-  RowWriter(ChainDynamics& system, CsvWriter& csv, bool check_positive_definite = false)
+  RowWriter(ChainDynamics& system, CsvWriter& csv, const RobotFile& robot)
       : system_(system),
         csv_(csv),
         row_(4 * system.model().dof() + 4),
-        check_ws_(system.model()),
-        check_positive_definite_(check_positive_definite) {}
+        check_positive_definite_(robot) {}
 
   void operator()(double t, const State& x) {
     const Model<double>& model = system_.model();
     const int n = model.dof();
     const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
-    if (check_positive_definite_) {
-      // inertia_checks: warn (spec §10): I = U D U^T is positive definite iff every m^_i > 0.
-      udu_factors(model, check_ws_, q);
-      for (int i = 0; i < n; ++i) {
-        if (!(check_ws_.m_hat[i] > 0)) {
-          throw RunError("at t = " + std::to_string(t) +
-                         ": the inertia matrix is not positive definite (the robot file's "
-                         "inertia_checks: warn accepted links that no rigid body has)");
-        }
-      }
-    }
+    check_positive_definite_(t, q);
     system_.evaluate(x, t);
     row_ << q, qd, system_.qdd(), system_.tau(), 0, 0, 0, 0;
     row_[4 * n] = kinetic_energy(model, system_.ws(), q, qd);
@@ -154,8 +139,7 @@ class RowWriter {
   ChainDynamics& system_;
   CsvWriter& csv_;
   VecX<double> row_;
-  Workspace<double> check_ws_;
-  bool check_positive_definite_;
+  PositiveDefiniteCheck check_positive_definite_;
 };
 
 }  // namespace
@@ -222,7 +206,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
   system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame);
-  RowWriter writer(system, csv, robot.check_positive_definite);
+  RowWriter writer(system, csv, robot);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "rfdsim", "s",
                     options.t_end);
   double reached = 0;
