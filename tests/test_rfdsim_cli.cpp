@@ -163,6 +163,49 @@ TEST_F(RfdsimCli, InitialStateOverridesInSiUnits) {
   EXPECT_DOUBLE_EQ(rows[0][2], M_PI / 2);
 }
 
+// A deg suffix takes a revolute joint's value in degrees (deg/s for --qd0), the robot file's
+// angle_unit; a bare value beyond a turn is still rad, with a warning naming --q0 and the joint.
+TEST_F(RfdsimCli, InitialStateInDegreesBySuffix) {
+  const std::string args = "'" + kStanford + "' --free-fall --t-end 0.05";
+  // The Stanford file's initial.q is [0, 90, 0, 0, 0, 0] deg, its qd zero.
+  const Result file = rfdsim(args);
+  ASSERT_EQ(file.status, 0) << file.err;
+  Result r = rfdsim(args + " --q0 0,90deg,0,0rad,0,0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, file.out);
+  // --set initial.qd[1]=30 is in the file's angle_unit, degrees: the same as 30deg/s.
+  const Result set = rfdsim(args + " --set 'initial.qd[1]=30'");
+  ASSERT_EQ(set.status, 0) << set.err;
+  for (const char* qd0 : {"0,30deg/s,0,0,0,0", "0,30deg,0,0,0,0"}) {
+    r = rfdsim(args + " --q0 0,90deg,0,0,0,0 --qd0 " + qd0);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, set.out) << qd0;
+  }
+
+  r = rfdsim(args + " --q0 0,90,0.5,0,-400,6.28");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err,
+            "rfdsim: warning: --q0: joint 2 (moving link shoulder): 90 is taken as rad, more than "
+            "a turn; write 90deg if degrees were meant\n"
+            "rfdsim: warning: --q0: joint 5 (moving link wrist pitch): -400 is taken as rad, more "
+            "than a turn; write -400deg if degrees were meant\n");
+  EXPECT_EQ(numbers_of(lines_of(r.out)[1])[2], 90.0);  // taken as given
+  // Rates get no warning: a joint turning faster than 2 pi rad/s is ordinary.
+  r = rfdsim(args + " --qd0 0,0,0,10,0,0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+
+  // A prismatic joint (3, the boom) has no degrees.
+  r = rfdsim(args + " --q0 0,90deg,0.1deg,0,0,0");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(
+      r.err,
+      "rfdsim: --q0: joint 3 (moving link boom) is prismatic: its position is in m; write 0.1 "
+      "without deg or rad\n");
+  EXPECT_EQ(r.out, "");
+}
+
 TEST_F(RfdsimCli, OutputFileStatsAndStandardInput) {
   const std::string args = "'" + kPlanar + "' --free-fall --t-end 0.5";
   const Result to_stdout = rfdsim(args);
@@ -408,6 +451,19 @@ TEST_F(RfdsimCli, InertiaChecksWarnFailsWhenTheMassMatrixIsSingular) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("the inertia matrix is not positive definite"), std::string::npos) << r.err;
+
+  // The same failure in both apps is one message: the time as the CSVs write it (t = 0, not
+  // 0.000000), the pivot and what let the links in. Only the program's name differs.
+  const Result ridim_run = ridim("singular.yaml --quantity gravity");
+  EXPECT_EQ(ridim_run.status, 1) << ridim_run.err;
+  const std::string failure = lines_of(r.err).back(),
+                    ridim_failure = lines_of(ridim_run.err).back();
+  EXPECT_EQ(
+      failure.rfind("rfdsim: at t = 0: the inertia matrix is not positive definite (pivot 3", 0),
+      0u)
+      << failure;
+  EXPECT_EQ(failure.substr(std::string("rfdsim").size()),
+            ridim_failure.substr(std::string("ridim").size()));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,34 @@ std::map<std::string, T> name_map(const std::vector<std::pair<std::string, T>>& 
   return {names.begin(), names.end()};
 }
 
+// Each value of --q0 (or of --qd0: `rate`), before it is kept as text: a finite decimal number
+// (spec §11), optionally with a unit suffix.
+CLI::Validator joint_value(bool rate) {
+  return CLI::Validator(
+      [rate](std::string& text) {
+        denoc::JointValue value;
+        if (denoc::parse_joint_value(text, rate, value)) return std::string();
+        return "'" + text + "' is not a finite decimal number, optionally followed by " +
+               (rate ? "deg or rad (deg/s, rad/s)" : "deg or rad");
+      },
+      "");
+}
+
+std::optional<std::vector<denoc::JointValue>> joint_values(const std::vector<std::string>& texts,
+                                                           bool rate) {
+  if (texts.empty()) return std::nullopt;
+  std::vector<denoc::JointValue> values(texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    denoc::parse_joint_value(texts[i], rate, values[i]);  // checked by joint_value
+  return values;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   denoc::RfdsimOptions options;
-  std::vector<double> q0, qd0;
+  std::vector<std::string> q0, qd0;
   bool stats = false;
   const auto methods = name_map(denoc::method_names());
   const auto algorithms = name_map(denoc::algorithm_names());
@@ -62,13 +85,18 @@ int main(int argc, char** argv) {
   app.add_option("--dt", options.dt, "Time between output rows, s")
       ->default_val(options.dt)
       ->check(denoc::finite_number());
-  app.add_option("--q0", q0, "Initial joint positions, rad or m (default: the robot file's)")
+  app.add_option("--q0", q0,
+                 "Initial joint positions, base to tip (default: the robot file's initial.q):\n"
+                 "rad or m, or degrees with a deg suffix on a revolute joint's value\n"
+                 "(--q0 0,90deg,0.1); a value beyond 2 pi rad without one is warned about")
       ->delimiter(',')
-      ->check(denoc::finite_number())
+      ->check(joint_value(false))
       ->option_text("V1,V2,...");
-  app.add_option("--qd0", qd0, "Initial joint rates, rad/s or m/s (default: the robot file's)")
+  app.add_option("--qd0", qd0,
+                 "Initial joint rates (default: the robot file's initial.qd): rad/s or m/s,\n"
+                 "or deg/s with a deg suffix on a revolute joint's value (30deg)")
       ->delimiter(',')
-      ->check(denoc::finite_number())
+      ->check(joint_value(true))
       ->option_text("V1,V2,...");
   app.add_option("--rtol", options.integrator.rtol, "Relative error tolerance per step")
       ->default_val(options.integrator.rtol)
@@ -148,8 +176,8 @@ int main(int argc, char** argv) {
   }
   if (!options.free_fall && options.torques.empty())
     return usage_error("give one of --free-fall or --torques TAU.csv");
-  if (!q0.empty()) options.q0 = q0;
-  if (!qd0.empty()) options.qd0 = qd0;
+  options.q0 = joint_values(q0, false);
+  options.qd0 = joint_values(qd0, true);
   options.integrator.method = methods.at(method);
   options.algorithm = algorithms.at(algorithm);
   if (coulomb == "stick-slip") options.friction.coulomb = denoc::CoulombModel::stick_slip;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +9,7 @@
 #include <iostream>
 #include <memory>
 
+#include "denoc/apps/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
@@ -43,6 +43,22 @@ const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names() {
   return names;
 }
 
+bool parse_joint_value(std::string_view text, bool rate, JointValue& value) {
+  value.unit = JointValue::Unit::si;
+  const auto strip = [&text](std::string_view suffix) {
+    if (text.size() < suffix.size() || text.substr(text.size() - suffix.size()) != suffix)
+      return false;
+    text.remove_suffix(suffix.size());
+    return true;
+  };
+  if ((rate && strip("deg/s")) || strip("deg")) {
+    value.unit = JointValue::Unit::deg;
+  } else if ((rate && strip("rad/s")) || strip("rad")) {
+    value.unit = JointValue::Unit::rad;
+  }
+  return parse_double(text, value.value);
+}
+
 std::string format_stats(const IntegrationStats& stats) {
   char line[256];
   std::snprintf(line, sizeof line,
@@ -73,10 +89,6 @@ void check_options(const RfdsimOptions& o) {
   require(o.friction.coulomb != CoulombModel::stick_slip || s.method == Method::dopri5,
           "--coulomb stick-slip: locates its events on dopri5's dense output; use --method dopri5");
   // Spec §11: bounded work, decided before anything runs (and no float-to-integer overflow).
-  const auto shortest = [](double x) {
-    char text[32];
-    return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
-  };
   require(OutputTimes::count(o.t_end, o.dt) <= 1e9,
           "--t-end " + shortest(o.t_end) + " with --dt " + shortest(o.dt) +
               ": more than 10^9 output rows; raise --dt or lower --t-end");
@@ -87,20 +99,61 @@ void check_options(const RfdsimOptions& o) {
   }
 }
 
-// q0 or qd0: the command line's values, else the robot file's, else zero.
-VecX<double> initial(const std::optional<std::vector<double>>& given,
-                     const std::optional<VecX<double>>& from_file, int n, const char* option) {
-  if (given) {
-    for (std::size_t i = 0; i < given->size(); ++i) {
-      require(std::isfinite((*given)[i]),
-              std::string(option) + ": value " + std::to_string(i + 1) + " is not a finite number");
-    }
-    require(static_cast<int>(given->size()) == n, std::string(option) + ": expected " +
-                                                      std::to_string(n) + " values, found " +
-                                                      std::to_string(given->size()));
-    return Eigen::Map<const VecX<double>>(given->data(), n);
+// "joint 2 (j2)" for a URDF, "joint 2 (moving link shoulder)" for a robot YAML that names it.
+std::string joint_label(const RobotFile& robot, int i) {
+  const auto k = static_cast<std::size_t>(i);
+  std::string label = "joint " + std::to_string(i + 1);
+  if (k < robot.joint_names.size() && !robot.joint_names[k].empty())
+    return label + " (" + robot.joint_names[k] + ")";
+  if (k < robot.link_names.size() && !robot.link_names[k].empty())
+    return label + " (moving link " + robot.link_names[k] + ")";
+  return label;
+}
+
+// One value of --q0 (or --qd0: `rate`) in SI units. A prismatic joint has no angle: a suffix is
+// an error naming the joint. A revolute position beyond a turn without a suffix is most likely
+// in degrees (as the robot file's `initial` usually is): taken as given, with a warning. Rates
+// get no warning: a joint turning faster than 2 pi rad/s is ordinary.
+double joint_value_in_si(const JointValue& given, const RobotFile& robot, int i, bool rate,
+                         const std::string& option, std::string& warning) {
+  const bool revolute =
+      robot.model.links()[static_cast<std::size_t>(i)].type == JointType::revolute;
+  const std::string joint = option + ": " + joint_label(robot, i);
+  if (!revolute) {
+    require(given.unit == JointValue::Unit::si,
+            joint + " is prismatic: its " + (rate ? "rate is in m/s" : "position is in m") +
+                "; write " + shortest(given.value) + " without deg or rad");
+    return given.value;
   }
-  return from_file ? *from_file : VecX<double>::Zero(n);
+  if (given.unit == JointValue::Unit::deg) return given.value * (M_PI / 180);
+  if (!rate && given.unit == JointValue::Unit::si && std::abs(given.value) > 2 * M_PI) {
+    warning = joint + ": " + shortest(given.value) + " is taken as rad, more than a turn; write " +
+              shortest(given.value) + "deg if degrees were meant";
+  }
+  return given.value;
+}
+
+// q0 or qd0: the command line's values, else the robot file's, else zero. Warnings go to
+// `warnings`.
+VecX<double> initial(const std::optional<std::vector<JointValue>>& given,
+                     const std::optional<VecX<double>>& from_file, const RobotFile& robot,
+                     bool rate, std::vector<std::string>& warnings) {
+  const int n = robot.dof();
+  if (!given) return from_file ? *from_file : VecX<double>::Zero(n);
+  const std::string option = rate ? "--qd0" : "--q0";
+  require(static_cast<int>(given->size()) == n, option + ": expected " + std::to_string(n) +
+                                                    " values, found " +
+                                                    std::to_string(given->size()));
+  VecX<double> values(n);
+  for (int i = 0; i < n; ++i) {
+    const JointValue& v = (*given)[static_cast<std::size_t>(i)];
+    require(std::isfinite(v.value),
+            option + ": value " + std::to_string(i + 1) + " is not a finite number");
+    std::string warning;
+    values[i] = joint_value_in_si(v, robot, i, rate, option, warning);
+    if (!warning.empty()) warnings.push_back(warning);
+  }
+  return values;
 }
 
 std::vector<std::string> output_header(int n) {
@@ -119,28 +172,17 @@ std::vector<std::string> output_header(int n) {
 // One row per output time: t, q, qd, qdd, tau, kinetic, potential (spec §3).
 class RowWriter {
  public:
-  RowWriter(ChainDynamics& system, CsvWriter& csv, bool check_positive_definite = false)
+  RowWriter(ChainDynamics& system, CsvWriter& csv, const RobotFile& robot)
       : system_(system),
         csv_(csv),
         row_(4 * system.model().dof() + 4),
-        check_ws_(system.model()),
-        check_positive_definite_(check_positive_definite) {}
+        check_positive_definite_(robot) {}
 
   void operator()(double t, const State& x) {
     const Model<double>& model = system_.model();
     const int n = model.dof();
     const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
-    if (check_positive_definite_) {
-      // inertia_checks: warn (spec §10): I = U D U^T is positive definite iff every m^_i > 0.
-      udu_factors(model, check_ws_, q);
-      for (int i = 0; i < n; ++i) {
-        if (!(check_ws_.m_hat[i] > 0)) {
-          throw RunError("at t = " + std::to_string(t) +
-                         ": the inertia matrix is not positive definite (the robot file's "
-                         "inertia_checks: warn accepted links that no rigid body has)");
-        }
-      }
-    }
+    check_positive_definite_(t, q);
     system_.evaluate(x, t);
     row_ << q, qd, system_.qdd(), system_.tau(), 0, 0, 0, 0;
     row_[4 * n] = kinetic_energy(model, system_.ws(), q, qd);
@@ -154,8 +196,7 @@ class RowWriter {
   ChainDynamics& system_;
   CsvWriter& csv_;
   VecX<double> row_;
-  Workspace<double> check_ws_;
-  bool check_positive_definite_;
+  PositiveDefiniteCheck check_positive_definite_;
 };
 
 }  // namespace
@@ -177,8 +218,13 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   }
   const int n = robot.dof();
   State x(static_cast<std::size_t>(2 * n + 2), 0.0);  // q, qd, work, dissipated
-  Eigen::Map<VecX<double>>(x.data(), n) = initial(options.q0, robot.initial_q, n, "--q0");
-  Eigen::Map<VecX<double>>(x.data() + n, n) = initial(options.qd0, robot.initial_qd, n, "--qd0");
+  std::vector<std::string> warnings;
+  Eigen::Map<VecX<double>>(x.data(), n) =
+      initial(options.q0, robot.initial_q, robot, false, warnings);
+  Eigen::Map<VecX<double>>(x.data() + n, n) =
+      initial(options.qd0, robot.initial_qd, robot, true, warnings);
+  for (const std::string& warning : warnings)
+    std::cerr << "rfdsim: warning: " << warning << '\n';
 
   std::ifstream torque_file;
   std::unique_ptr<JointForces> forces;
@@ -222,7 +268,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
   system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame);
-  RowWriter writer(system, csv, robot.check_positive_definite);
+  RowWriter writer(system, csv, robot);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "rfdsim", "s",
                     options.t_end);
   double reached = 0;

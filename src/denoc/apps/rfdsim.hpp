@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,13 +15,27 @@
 
 namespace denoc {
 
+// A value of --q0 or --qd0 as written: a number and the unit its suffix names. Without a suffix
+// it is in SI units (rad or m, per second for --qd0), as the command line always took it; `deg`
+// gives degrees (deg/s for --qd0) for a revolute joint, the unit a robot file's angle_unit
+// usually is.
+struct JointValue {
+  enum class Unit { si, deg, rad };
+  double value = 0;
+  Unit unit = Unit::si;
+};
+
+// Parses "90", "90deg", "1.5rad" (the number as a CSV field, spec §11), and for a rate (`rate`)
+// also "30deg/s" and "2rad/s"; false if `text` is none of these.
+bool parse_joint_value(std::string_view text, bool rate, JointValue& value);
+
 struct RfdsimOptions {
   std::string robot;  // robot YAML
   bool free_fall = false;
   std::string torques;  // t,tau1..taun CSV, "-" for standard input (when not free_fall)
   double t_end = 10;    // s
   double dt = 0.01;     // s, between output rows
-  std::optional<std::vector<double>> q0, qd0;  // SI; override the robot file's `initial`
+  std::optional<std::vector<JointValue>> q0, qd0;  // override the robot file's `initial`
   IntegratorSettings integrator;
   FdAlgorithm algorithm = FdAlgorithm::udu;
   std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
@@ -40,10 +55,11 @@ const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names();
 const std::vector<std::pair<std::string, Method>>& method_names();
 const std::vector<std::pair<std::string, FdAlgorithm>>& algorithm_names();
 
-// Runs rfdsim. Throws InputError for bad input (nothing is written before the robot file, the
-// options and the torque file's header and first row are accepted) and RunError when the
-// integration fails; in both cases the rows already computed stay in the output. `stats` holds
-// the integrator's counts however the run ends.
+// Runs rfdsim. A revolute joint's --q0 value beyond 2 pi without a suffix is taken as radians
+// with a warning on standard error (degrees were probably meant). Throws InputError for bad input
+// (nothing is written before the robot file, the options and the torque file's header and first row
+// are accepted) and RunError when the integration fails; in both cases the rows already computed
+// stay in the output. `stats` holds the integrator's counts however the run ends.
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats);
 

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "denoc/apps/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/describe.hpp"
@@ -150,24 +150,24 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
 // Computes the chosen quantity at one sample and writes its row.
 class SampleWriter {
  public:
-  SampleWriter(const Model<double>& model, Quantity quantity, Algorithm algorithm, CsvWriter& csv,
+  SampleWriter(const RobotFile& robot, Quantity quantity, Algorithm algorithm, CsvWriter& csv,
                bool friction = true, JointForces* wrench = nullptr,
-               bool wrench_in_tool_frame = false, bool check_positive_definite = false)
-      : model_(model),
-        ws_(model),
+               bool wrench_in_tool_frame = false)
+      : model_(robot.model),
+        ws_(robot.model),
         quantity_(quantity),
         algorithm_(algorithm),
         csv_(csv),
-        friction_(friction && model.has_friction()),
-        friction_forces_(VecX<double>::Zero(model.dof())),
+        friction_(friction && robot.model.has_friction()),
+        friction_forces_(VecX<double>::Zero(robot.dof())),
         wrench_(wrench),
         wrench_in_tool_frame_(wrench_in_tool_frame),
         pose_(12),
-        check_positive_definite_(check_positive_definite) {}
+        check_positive_definite_(robot) {}
 
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
-    if (check_positive_definite_) check_positive_definite(t, q);
+    check_positive_definite_(t, q);
     const bool gibbs_appell = algorithm_ == Algorithm::gibbs_appell;
     switch (quantity_) {
       case Quantity::torques:
@@ -221,28 +221,6 @@ class SampleWriter {
   }
 
  private:
-  // inertia_checks: warn let in links no rigid body has (spec §10): the inertia matrix is
-  // positive definite exactly when every pivot m^_i of I = U D U^T is positive.
-  void check_positive_definite(double t, ConstVectorRef<double> q) {
-    udu_factors(model_, ws_, q);
-    for (int i = 0; i < model_.dof(); ++i) {
-      if (!(ws_.m_hat[i] > 0)) {
-        throw RunError(
-            "at t = " + format_number(t) + ": the inertia matrix is not positive definite (pivot " +
-            std::to_string(i + 1) + " of its U D U^T factors is " + format_number(ws_.m_hat[i]) +
-            "); the robot file's inertia_checks: warn accepted links that no rigid "
-            "body has");
-      }
-    }
-  }
-
-  static std::string format_number(double x) {
-    char text[32];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
-    (void)ec;
-    return std::string(text, end);
-  }
-
   const MatX<double>& inverse_mass_matrix(double t, ConstVectorRef<double> q) {
     const MatX<double>* inverse = nullptr;
     switch (algorithm_) {
@@ -257,7 +235,7 @@ class SampleWriter {
         break;
     }
     if (!inverse->allFinite()) {
-      throw RunError("at t = " + std::to_string(t) +
+      throw RunError("at t = " + shortest(t) +
                      ": the inertia matrix is not positive definite, so it has no inverse");
     }
     return *inverse;
@@ -296,7 +274,7 @@ class SampleWriter {
   bool wrench_in_tool_frame_;
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   VecX<double> pose_;
-  bool check_positive_definite_;
+  PositiveDefiniteCheck check_positive_definite_;
 };
 
 // The --wrench file, read as the samples are computed; null without one.
@@ -321,8 +299,8 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   Output output(options.output, standard_output);
   CsvWriter csv(output);
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv, options.friction,
-                      wrench.get(), options.wrench_in_tool_frame, robot.check_positive_definite);
+  SampleWriter writer(robot, options.quantity, *options.algorithm, csv, options.friction,
+                      wrench.get(), options.wrench_in_tool_frame);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
                     static_cast<double>(traj.samples), kProgressStride);
   VecX<double> state(3 * n);
@@ -362,8 +340,8 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   CsvWriter csv(output);
   csv.set_source(&reader);
   csv.header(output_header(options.quantity, n));
-  SampleWriter writer(robot.model, options.quantity, *options.algorithm, csv, options.friction,
-                      wrench.get(), options.wrench_in_tool_frame, robot.check_positive_definite);
+  SampleWriter writer(robot, options.quantity, *options.algorithm, csv, options.friction,
+                      wrench.get(), options.wrench_in_tool_frame);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
                     kProgressStride);
   std::error_code no_size;

@@ -1,0 +1,37 @@
+#include "denoc/apps/run_checks.hpp"
+
+#include <charconv>
+
+#include "denoc/io/errors.hpp"
+#include "denoc/saha/forward_dynamics.hpp"
+
+namespace denoc {
+
+std::string shortest(double x) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
+}
+
+PositiveDefiniteCheck::PositiveDefiniteCheck(const RobotFile& robot)
+    : model_(robot.model),
+      accepted_by_(robot.format == "urdf" ? "--inertia-checks warn"
+                                          : "the robot file's inertia_checks: warn") {
+  if (robot.check_positive_definite) ws_.emplace(robot.model);
+}
+
+void PositiveDefiniteCheck::operator()(double t, ConstVectorRef<double> q) {
+  if (!ws_) return;
+  udu_factors(model_, *ws_, q);
+  // The recursion runs tip to base: the tipmost pivot that fails is the cause, and the ones
+  // nearer the base, computed from it, are often nan.
+  for (int i = model_.dof() - 1; i >= 0; --i) {
+    if (!(ws_->m_hat[i] > 0)) {
+      throw RunError(
+          "at t = " + shortest(t) + ": the inertia matrix is not positive definite (pivot " +
+          std::to_string(i + 1) + " of its U D U^T factors is " + shortest(ws_->m_hat[i]) + "); " +
+          accepted_by_ + " accepted links that no rigid body has");
+    }
+  }
+}
+
+}  // namespace denoc

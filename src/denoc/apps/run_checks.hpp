@@ -1,0 +1,33 @@
+// What ridim and rfdsim check and say the same way while they run: the time in a message, and
+// the inertia matrix that stops being positive definite under inertia_checks: warn (spec §10).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "denoc/io/robot_file.hpp"
+#include "denoc/model/workspace.hpp"
+
+namespace denoc {
+
+// `x` in the shortest form that reads back as the same double, as the CSVs write it (0, 0.3,
+// 1e+300), so that a time in a message can be found in the output.
+std::string shortest(double x);
+
+// With inertia_checks: warn a robot file may hold links that no rigid body has, and then the
+// inertia matrix may stop being positive definite: I = U D U^T (Saha 1999) is positive definite
+// exactly when every pivot m^_i is positive. Off for a file that passed the strict checks.
+class PositiveDefiniteCheck {
+ public:
+  explicit PositiveDefiniteCheck(const RobotFile& robot);
+
+  // Throws RunError "at t = T: the inertia matrix is not positive definite (pivot i ...)".
+  void operator()(double t, ConstVectorRef<double> q);
+
+ private:
+  const Model<double>& model_;
+  std::optional<Workspace<double>> ws_;  // only when the check is on
+  std::string accepted_by_;              // the key or option that let the links in
+};
+
+}  // namespace denoc
