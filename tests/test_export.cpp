@@ -283,6 +283,10 @@ TEST(Export, UrdfNamesRoundTripOrAreRefused) {
   std::ostringstream urdf;
   std::vector<std::string> notes;
   denoc::write_urdf(urdf, robot, notes);
+  // As character references: an XML parser turns raw ones in attribute values into spaces.
+  EXPECT_NE(urdf.str().find("<robot name=\"arm&#9;one&#10;line two&#13; &amp; &lt;x&gt; &quot;q"),
+            std::string::npos)
+      << urdf.str();
   const denoc::RobotFile back = denoc::parse_urdf(urdf.str(), "exported.urdf");
   EXPECT_EQ(back.name, robot.name) << urdf.str();
   EXPECT_EQ(back.link_names, robot.link_names);
