@@ -3,11 +3,14 @@
 // table starts from the base frame get a `base` placement.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 #include <sstream>
 
+#include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
 #include "denoc/io/urdf.hpp"
+#include "denoc/model/kinematics.hpp"
 #include "dynamics_compare.hpp"
 
 namespace {
@@ -182,6 +185,121 @@ TEST(Export, RpyRoundTripsIncludingGimbalLock) {
                                   Vec3<double>(-2, -M_PI / 2, 0), Vec3<double>(3, 0.1, -3)}) {
     const Mat3<double> R = denoc::rotation_from_rpy(rpy);
     EXPECT_LT((denoc::rotation_from_rpy(denoc::rpy_of(R)) - R).cwiseAbs().maxCoeff(), 1e-15);
+  }
+}
+
+// The largest difference of the tool frame's pose and Jacobian between two models of one arm
+// over random states, relative to the arm's reach (1 m at least).
+double tool_frame_difference(const denoc::Model<double>& a, const denoc::Model<double>& b) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-2, 2);
+  denoc::Workspace<double> wa(a), wb(b);
+  double worst = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    denoc::VecX<double> q(a.dof());
+    for (Eigen::Index i = 0; i < q.size(); ++i)
+      q[i] = u(rng);
+    const denoc::Transform<double> pa = denoc::tool_pose(a, wa, q), pb = denoc::tool_pose(b, wb, q);
+    const double reach = std::max(1.0, pa.p.norm());
+    worst = std::max(
+        {worst, (pa.p - pb.p).cwiseAbs().maxCoeff() / reach, (pa.R - pb.R).cwiseAbs().maxCoeff()});
+    const auto Ja = denoc::tool_jacobian(a, wa, q), Jb = denoc::tool_jacobian(b, wb, q);
+    worst = std::max(worst, (Ja - Jb).cwiseAbs().maxCoeff() / reach);
+  }
+  return worst;
+}
+
+// Export keeps the tool frame (a URDF's is its tip link's frame): URDF -> robot YAML in both
+// conventions, and -> URDF, read back, give the same pose and Jacobian (and dynamics) within
+// 1e-12; so do the shipped robot YAMLs (the Stanford arm's tool frame is its last DH frame).
+TEST(Export, KeepsTheToolFrame) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(DENOC_URDF_FIXTURES))
+    files.push_back(entry.path().string());
+  for (const auto& entry : std::filesystem::directory_iterator(DENOC_ROBOTS_DIR))
+    files.push_back(entry.path().string());
+  double worst = 0;
+  for (const std::string& path : files) {
+    SCOPED_TRACE(path);
+    const denoc::ChainSelection chain{
+        "", path.find("panda_hand") != std::string::npos ? "panda_hand" : ""};
+    const denoc::RobotFile robot = denoc::load_robot_file(path, {}, chain);
+    for (DhConvention c : {DhConvention::standard, DhConvention::modified}) {
+      std::ostringstream yaml;
+      denoc::write_robot_yaml(yaml, robot, c);
+      const denoc::RobotFile back = denoc::parse_robot_file(yaml.str(), "exported.yaml");
+      const double d = tool_frame_difference(robot.model, back.model);
+      EXPECT_LT(d, 1e-12) << yaml.str();
+      EXPECT_LT(denoc_test::compare_dynamics(robot.model, back.model).torques, 1e-12);
+      worst = std::max(worst, d);
+    }
+    if (robot.check_positive_definite || robot.model.has_rotors()) continue;  // not URDF-able
+    std::ostringstream urdf;
+    std::vector<std::string> notes;
+    denoc::write_urdf(urdf, robot, notes);
+    const denoc::RobotFile back = denoc::parse_urdf(urdf.str(), "exported.urdf");
+    const double d = tool_frame_difference(robot.model, back.model);
+    EXPECT_LT(d, 1e-12) << urdf.str();
+    worst = std::max(worst, d);
+    if (robot.format == "urdf" && robot.tip_link != robot.link_names.back()) {
+      EXPECT_EQ(back.tip_link, robot.tip_link);  // a tip beyond the last body keeps its name
+    }
+  }
+  std::cout << "tool frame through export and back: largest difference " << worst << '\n';
+}
+
+// Text values go through yaml-cpp's emitter: any text, control bytes and line breaks included,
+// reads back unchanged; bytes that are not UTF-8 (which a robot YAML may not hold) are refused.
+TEST(Export, YamlTextRoundTrips) {
+  denoc::RobotFile robot = denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/stanford.yaml");
+  robot.name = "Stanford\x01 arm\nline2 \"quoted\" \\ # not a comment: {x}";
+  robot.source = "tab\there, bell \x07, DEL \x7f, é";
+  robot.link_names[0] = "- item: [1]";
+  std::ostringstream yaml;
+  denoc::write_robot_yaml(yaml, robot, DhConvention::standard);
+  const denoc::RobotFile back = denoc::parse_robot_file(yaml.str(), "exported.yaml");
+  EXPECT_EQ(back.name, robot.name) << yaml.str();
+  EXPECT_EQ(back.source, robot.source);
+  EXPECT_EQ(back.link_names[0], robot.link_names[0]);
+  robot.name = "latin-1 \xe9";
+  std::ostringstream refused;
+  try {
+    denoc::write_robot_yaml(refused, robot, DhConvention::standard);
+    ADD_FAILURE() << "written: " << refused.str();
+  } catch (const denoc::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("name"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not UTF-8"), std::string::npos) << e.what();
+  }
+}
+
+// XML 1.0 holds tab, line feed and carriage return (written as character references, which
+// attribute values keep) but no other control character: such a name is refused, never changed.
+TEST(Export, UrdfNamesRoundTripOrAreRefused) {
+  denoc::RobotFile robot =
+      denoc::load_robot_file(std::string(DENOC_URDF_FIXTURES) + "/flange_chain.urdf");
+  robot.name = "arm\tone\nline two\r & <x> \"q\" --";
+  robot.link_names[0] = "link\none";
+  robot.joint_names[1] = "joint\ttwo";
+  std::ostringstream urdf;
+  std::vector<std::string> notes;
+  denoc::write_urdf(urdf, robot, notes);
+  // As character references: an XML parser turns raw ones in attribute values into spaces.
+  EXPECT_NE(urdf.str().find("<robot name=\"arm&#9;one&#10;line two&#13; &amp; &lt;x&gt; &quot;q"),
+            std::string::npos)
+      << urdf.str();
+  const denoc::RobotFile back = denoc::parse_urdf(urdf.str(), "exported.urdf");
+  EXPECT_EQ(back.name, robot.name) << urdf.str();
+  EXPECT_EQ(back.link_names, robot.link_names);
+  EXPECT_EQ(back.joint_names, robot.joint_names);
+  EXPECT_EQ(back.tip_link, "flange");
+  robot.name = "bell\x07";
+  std::ostringstream refused;
+  try {
+    denoc::write_urdf(refused, robot, notes);
+    ADD_FAILURE() << "written: " << refused.str();
+  } catch (const denoc::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("name \"bell\\x07\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("control character"), std::string::npos) << e.what();
   }
 }
 

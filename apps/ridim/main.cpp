@@ -49,7 +49,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"standard", "modified"}))
       ->option_text("CONVENTION");
   app.add_option("--tip", options.tip_link,
-                 "URDF robot file: the link the chain ends at (default: the only leaf)")
+                 "URDF robot file: the link the chain ends at, whose frame is the tool frame\n"
+                 "(default: the only leaf reached through a moving joint, e.g. tool0 behind\n"
+                 "fixed joints). Branches off the chain through moving joints are carried,\n"
+                 "locked at 0 or the nearest limit; mimic joints are independent joints (each\n"
+                 "named in a warning)")
       ->option_text("LINK");
   app.add_option("--inertia-checks", options.inertia_checks,
                  "URDF robot file: strict (default) or warn, to accept links whose principal\n"

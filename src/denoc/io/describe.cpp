@@ -72,6 +72,11 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
     out << "base placement of the DH frame 0: " << v3(robot.base->p) << ", rpy "
         << v3(180 / M_PI * rpy_of(robot.base->R)) << " deg\n";
   }
+  if (urdf) {  // spec §8: the tip link's frame is the tool frame
+    const Transform<double>& tool = robot.model.tool();
+    out << "tool frame: link '" << robot.tip_link << "', the chain's tip, at " << v3(tool.p)
+        << " m, rpy " << v3(180 / M_PI * rpy_of(tool.R)) << " deg in the last joint frame J_n\n";
+  }
   std::size_t width = 16;
   for (std::size_t i = 0; i < links.size(); ++i) {
     std::size_t w = i < robot.link_names.size() ? robot.link_names[i].size() : 0;
@@ -120,7 +125,8 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
     for (const RobotFile::JointDamping& d : robot.urdf_joint_dynamics)
       any = any || d.damping != 0 || d.friction != 0;
     if (any) {
-      out << "URDF <dynamics> per joint (damping, friction; not used by the dynamics yet):";
+      out << "URDF <dynamics> per joint (damping, friction; in the dynamics as the drive's B and "
+             "Tc, G = 1):";
       for (std::size_t i = 0; i < robot.urdf_joint_dynamics.size(); ++i) {
         out << (i ? "," : "") << " " << i + 1 << ": " << g(robot.urdf_joint_dynamics[i].damping)
             << " " << g(robot.urdf_joint_dynamics[i].friction);

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <yaml-cpp/yaml.h>
+
 #include "denoc/io/errors.hpp"
 
 namespace denoc {
@@ -193,6 +195,7 @@ DhFit fit_dh(const Model<double>& model, DhConvention convention) {
     row.inertia = (row.inertia + row.inertia.transpose()) / 2;
     fit.rows.push_back(row);
   }
+  fit.last_frame = inverse(W[n - 1]) * F[n];
   // The table must give back the same axes (a check on the above, cheap beside a file write).
   const std::vector<LinkSpec<double>> rebuilt =
       links_from_dh(convention, fit.rows, fit.base ? *fit.base : Pose());
@@ -225,18 +228,31 @@ std::string vec(const Vec3<double>& v, double scale = 1) {
   return "[" + num(scale * v[0]) + ", " + num(scale * v[1]) + ", " + num(scale * v[2]) + "]";
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
+// Text as a YAML double-quoted scalar, escapes (\n, \x01, ...) written by yaml-cpp's emitter.
+std::string emitted(const std::string& s) {
+  YAML::Emitter out;
+  out << YAML::DoubleQuoted << s;
+  return out.c_str();
 }
 
-std::string xml_escaped(const std::string& s) {
+// The same for a value that must read back unchanged: the emitter replaces bytes that are not
+// UTF-8, so the scalar is read back and compared, and a difference refused, never written.
+std::string yaml_text(const std::string& s, const std::string& key) {
+  const std::string text = emitted(s);
+  if (YAML::Load(text).as<std::string>() != s) {
+    throw InputError("--export: " + key + " " + text +
+                     " cannot be written to a robot YAML unchanged (it is not UTF-8 text)");
+  }
+  return text;
+}
+
+// An XML attribute value. XML 1.0 holds no control character but tab, line feed and carriage
+// return, which are written as character references (a parser turns them into spaces when
+// written raw); any other is refused, never dropped.
+std::string xml_attribute(const std::string& s, const std::string& what) {
   std::string out;
   for (char c : s) {
+    const auto byte = static_cast<unsigned char>(c);
     switch (c) {
       case '&':
         out += "&amp;";
@@ -250,8 +266,39 @@ std::string xml_escaped(const std::string& s) {
       case '"':
         out += "&quot;";
         break;
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
       default:
+        if (byte < 0x20) {
+          throw InputError("--export: " + what + " " + emitted(s) +
+                           " has a control character that XML cannot hold; a URDF cannot carry "
+                           "it (a robot YAML can)");
+        }
         out += c;
+    }
+  }
+  return out;
+}
+
+// Text inside an XML comment, which may hold neither "--" nor control characters: they are
+// shown escaped (a comment is read by people only).
+std::string xml_comment(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || (c == '-' && !out.empty() && out.back() == '-')) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\x%02x", byte);
+      out += code;
+    } else {
+      out += c;
     }
   }
   return out;
@@ -312,11 +359,12 @@ std::string joint_values(const VecX<double>& v, const RobotFile& robot) {
 void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention) {
   const DhFit fit = fit_dh(robot.model, convention);
   const char* name = convention == DhConvention::standard ? "standard" : "modified";
-  out << "# Written by ridim --export from " << robot.path << ": the model as loaded, in " << name
+  out << "# Written by ridim --export from " << emitted(robot.path) << ": the model as loaded, in "
+      << name
       << " DH.\n# com and inertia are re-expressed in this convention's link frames; lengths in m,"
          " angles in deg.\n";
-  if (!robot.name.empty()) out << "name: " << quoted(robot.name) << '\n';
-  if (!robot.source.empty()) out << "source: " << quoted(robot.source) << '\n';
+  if (!robot.name.empty()) out << "name: " << yaml_text(robot.name, "name") << '\n';
+  if (!robot.source.empty()) out << "source: " << yaml_text(robot.source, "source") << '\n';
   out << "dh: " << name << "\nangle_unit: deg\ngravity: " << vec(robot.model.gravity()) << '\n';
   if (needs_warn_checks(robot)) {
     out << "inertia_checks: warn   # some link has no mass or breaks the triangle inequality\n";
@@ -333,7 +381,9 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
     const DhLink<double> r = tidied(fit.rows[i]);
     const std::string& link_name = i < robot.link_names.size() ? robot.link_names[i] : "";
     out << "  - ";
-    if (!link_name.empty()) out << "name: " << quoted(link_name) << "\n    ";
+    if (!link_name.empty()) {
+      out << "name: " << yaml_text(link_name, "links[" + std::to_string(i) + "].name") << "\n    ";
+    }
     out << "joint: " << (r.type == JointType::revolute ? "revolute" : "prismatic") << '\n'
         << "    a: " << num(r.a) << "\n    b: " << num(r.b)
         << "\n    alpha: " << num(r.alpha * kDeg) << "\n    theta: " << num(r.theta * kDeg)
@@ -348,18 +398,20 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
           << ", Tc: [" << num(d.Tc_pos) << ", " << num(d.Tc_neg) << "]}\n";
     }
   }
-  // The tool frame, relative to the last link frame of this convention (the model keeps it
-  // relative to J_n), and the payload on it (spec §6).
+  // The tool frame, relative to the fitted table's last link frame (the model keeps it relative
+  // to J_n, whose x axis the table need not keep), and the payload on it (spec §6). A URDF's
+  // tool frame is its tip link's frame; without this block the last link frame would take its
+  // place.
   const bool has_payload = robot.model.payload().mass > 0;
-  const Transform<double>& tool = robot.model.tool();
-  if (has_payload || !tool.R.isIdentity(0) || !tool.p.isZero(0)) {
-    const Transform<double> post = split_dh(convention, fit.rows.back()).post;
-    Transform<double> post_inverse;
-    post_inverse.R = post.R.transpose();
-    post_inverse.p = -(post.R.transpose() * post.p);
-    const Transform<double> in_link_frame = post_inverse * tool;
-    out << "tool: {xyz: " << vec(in_link_frame.p) << ", rpy: " << vec(rpy_of(in_link_frame.R), kDeg)
-        << "}\n";
+  const Transform<double> in_link_frame = inverse(fit.last_frame) * robot.model.tool();
+  Vec3<double> xyz = in_link_frame.p, rpy = kDeg * rpy_of(in_link_frame.R);
+  const double length = std::max(1.0, xyz.cwiseAbs().maxCoeff());
+  for (int k = 0; k < 3; ++k) {
+    xyz[k] = tidy(xyz[k], length);
+    rpy[k] = tidy(rpy[k], 1);
+  }
+  if (has_payload || !xyz.isZero(0) || !rpy.isZero(0)) {
+    out << "tool: {xyz: " << vec(xyz) << ", rpy: " << vec(rpy) << "}\n";
   }
   if (has_payload) {
     const Payload<double>& p = robot.model.payload();
@@ -389,29 +441,37 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
                         std::count(names.begin(), names.end(), names[i]) == 1;
     return usable ? names[i] : prefix + std::to_string(i + 1);
   };
-  std::string base = "base_link";
+  std::vector<std::string> link_names, joint_names;
   for (std::size_t i = 0; i < n; ++i) {
-    if (name_of(robot.link_names, i, "link") == base) base = "base_link_0";
+    link_names.push_back(name_of(robot.link_names, i, "link"));
+    joint_names.push_back(name_of(robot.joint_names, i, "joint"));
   }
+  // A name of our own that none of the robot's takes.
+  auto unused = [](std::string name, const std::vector<std::string>& taken) {
+    while (std::count(taken.begin(), taken.end(), name))
+      name += "_0";
+    return name;
+  };
+  const std::string base = unused("base_link", link_names);
   const std::string robot_name = robot.name.empty() ? "robot" : robot.name;
-  out << "<?xml version=\"1.0\"?>\n<!-- Written by ridim --export from " << xml_escaped(robot.path)
+  out << "<?xml version=\"1.0\"?>\n<!-- Written by ridim --export from " << xml_comment(robot.path)
       << ". Each link frame is the suite's joint frame J_i, whose z axis is the joint axis. -->\n";
-  if (!robot.source.empty()) out << "<!-- source: " << xml_escaped(robot.source) << " -->\n";
-  out << "<robot name=\"" << xml_escaped(robot_name) << "\">\n  <link name=\"" << base << "\"/>\n";
+  if (!robot.source.empty()) out << "<!-- source: " << xml_comment(robot.source) << " -->\n";
+  out << "<robot name=\"" << xml_attribute(robot_name, "name") << "\">\n  <link name=\"" << base
+      << "\"/>\n";
   std::string parent = base;
   bool lost_drive = false;
   for (std::size_t i = 0; i < n; ++i) {
     const LinkSpec<double>& l = links[i];
-    const std::string link = name_of(robot.link_names, i, "link");
-    const std::string joint = name_of(robot.joint_names, i, "joint");
+    const std::string link = xml_attribute(link_names[i], "link name");
     const Vec3<double> rpy = rpy_of(l.placement.R);
     const bool revolute = l.type == JointType::revolute;
-    out << "  <joint name=\"" << xml_escaped(joint) << "\" type=\""
-        << (revolute ? "continuous" : "prismatic") << "\">\n    <parent link=\""
-        << xml_escaped(parent) << "\"/>\n    <child link=\"" << xml_escaped(link)
-        << "\"/>\n    <origin xyz=\"" << num(l.placement.p[0]) << ' ' << num(l.placement.p[1])
-        << ' ' << num(l.placement.p[2]) << "\" rpy=\"" << num(rpy[0]) << ' ' << num(rpy[1]) << ' '
-        << num(rpy[2]) << "\"/>\n    <axis xyz=\"0 0 1\"/>\n";
+    out << "  <joint name=\"" << xml_attribute(joint_names[i], "joint name") << "\" type=\""
+        << (revolute ? "continuous" : "prismatic") << "\">\n    <parent link=\"" << parent
+        << "\"/>\n    <child link=\"" << link << "\"/>\n    <origin xyz=\"" << num(l.placement.p[0])
+        << ' ' << num(l.placement.p[1]) << ' ' << num(l.placement.p[2]) << "\" rpy=\""
+        << num(rpy[0]) << ' ' << num(rpy[1]) << ' ' << num(rpy[2])
+        << "\"/>\n    <axis xyz=\"0 0 1\"/>\n";
     if (!revolute) {
       out << "    <limit lower=\"-1e9\" upper=\"1e9\" effort=\"0\" velocity=\"0\"/>"
              "  <!-- not known; not read by the suite -->\n";
@@ -425,7 +485,7 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
           << "\"/>\n";
     }
     if (d.Jm != 0 || d.Tc_neg != -d.Tc_pos) lost_drive = true;
-    out << "  </joint>\n  <link name=\"" << xml_escaped(link) << "\">\n";
+    out << "  </joint>\n  <link name=\"" << link << "\">\n";
     const Mat3<double>& I = l.inertia;
     if (l.mass != 0 || !I.isZero(0)) {
       out << "    <inertial>\n      <origin xyz=\"" << num(l.com[0]) << ' ' << num(l.com[1]) << ' '
@@ -437,25 +497,33 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
     out << "  </link>\n";
     parent = link;
   }
-  if (robot.model.payload().mass > 0) {
-    // The payload as a link fixed at the tool frame: read back, it is merged into the last body.
-    const Transform<double>& tool = robot.model.tool();
+  // The tool frame as a link on a fixed joint (spec §8: read back, this leaf is the tip and its
+  // frame the tool frame), holding the payload, which the reader merges into the last body.
+  const Transform<double>& tool = robot.model.tool();
+  const Payload<double>& p = robot.model.payload();
+  if (p.mass > 0 || !tool.R.isIdentity(0) || !tool.p.isZero(0)) {
     const Vec3<double> rpy = rpy_of(tool.R);
-    const Payload<double>& p = robot.model.payload();
-    const Mat3<double>& I = p.inertia;
-    out << "  <joint name=\"payload_joint\" type=\"fixed\">\n    <parent link=\""
-        << xml_escaped(parent) << "\"/>\n    <child link=\"payload\"/>\n    <origin xyz=\""
-        << num(tool.p[0]) << ' ' << num(tool.p[1]) << ' ' << num(tool.p[2]) << "\" rpy=\""
-        << num(rpy[0]) << ' ' << num(rpy[1]) << ' ' << num(rpy[2])
-        << "\"/>\n  </joint>\n  <link name=\"payload\">\n    <inertial>\n      <origin xyz=\""
-        << num(p.com[0]) << ' ' << num(p.com[1]) << ' ' << num(p.com[2])
-        << "\" rpy=\"0 0 0\"/>\n      <mass value=\"" << num(p.mass)
-        << "\"/>\n      <inertia ixx=\"" << num(I(0, 0)) << "\" ixy=\"" << num(I(0, 1))
-        << "\" ixz=\"" << num(I(0, 2)) << "\" iyy=\"" << num(I(1, 1)) << "\" iyz=\"" << num(I(1, 2))
-        << "\" izz=\"" << num(I(2, 2)) << "\"/>\n    </inertial>\n  </link>\n";
-    notes.push_back(
-        "the payload is written as a link fixed at the tool frame; read back, it is "
-        "part of the last body and the tool frame is not kept");
+    const bool tip_named = !robot.tip_link.empty() &&
+                           !std::count(link_names.begin(), link_names.end(), robot.tip_link);
+    const std::string tool_link =
+        tip_named ? xml_attribute(robot.tip_link, "link name") : unused("tool", link_names);
+    out << "  <joint name=\"" << unused("tool_joint", joint_names)
+        << "\" type=\"fixed\">\n    <parent link=\"" << parent << "\"/>\n    <child link=\""
+        << tool_link << "\"/>\n    <origin xyz=\"" << num(tool.p[0]) << ' ' << num(tool.p[1]) << ' '
+        << num(tool.p[2]) << "\" rpy=\"" << num(rpy[0]) << ' ' << num(rpy[1]) << ' ' << num(rpy[2])
+        << "\"/>\n  </joint>\n  <link name=\"" << tool_link << "\">";
+    if (p.mass > 0) {
+      const Mat3<double>& I = p.inertia;
+      out << "  <!-- the payload -->\n    <inertial>\n      <origin xyz=\"" << num(p.com[0]) << ' '
+          << num(p.com[1]) << ' ' << num(p.com[2]) << "\" rpy=\"0 0 0\"/>\n      <mass value=\""
+          << num(p.mass) << "\"/>\n      <inertia ixx=\"" << num(I(0, 0)) << "\" ixy=\""
+          << num(I(0, 1)) << "\" ixz=\"" << num(I(0, 2)) << "\" iyy=\"" << num(I(1, 1))
+          << "\" iyz=\"" << num(I(1, 2)) << "\" izz=\"" << num(I(2, 2))
+          << "\"/>\n    </inertial>\n";
+    } else {
+      out << '\n';
+    }
+    out << "  </link>\n";
   }
   if (lost_drive) {
     notes.push_back(

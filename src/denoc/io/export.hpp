@@ -21,6 +21,9 @@ struct DhFit {
   DhConvention convention = DhConvention::standard;
   std::vector<DhLink<double>> rows;  // SI units, angles in rad
   std::optional<Transform<double>> base;
+  // The table's last link frame (DH frame n) in the model's last joint frame J_n: the model's
+  // tool frame, relative to J_n, is last_frame * (tool in the table's last link frame).
+  Transform<double> last_frame;
 };
 
 DhFit fit_dh(const Model<double>& model, DhConvention convention);
@@ -29,12 +32,17 @@ DhFit fit_dh(const Model<double>& model, DhConvention convention);
 Vec3<double> rpy_of(const Mat3<double>& R);
 Mat3<double> rotation_from_rpy(const Vec3<double>& rpy);
 
-// Writes `robot` as a robot YAML (angles in degrees) in `convention`.
+// Writes `robot` as a robot YAML (angles in degrees) in `convention`, with the tool frame and
+// payload; text values are written by yaml-cpp's emitter, so any text reads back unchanged (a
+// text that would not, as bytes that are not UTF-8, is an InputError naming it).
 void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention);
 
 // Writes `robot` as a URDF: one link per body with its joint frame J_i as the link frame (joint
-// axis z), so it reads back as the same chain. Things URDF cannot hold (gravity other than
-// [0, 0, -9.81], initial state, trajectory) are noted in `notes`.
+// axis z), and the tool frame as a link on a fixed joint (with the payload's inertial), so it
+// reads back as the same chain with the same tool frame. Things URDF cannot hold (gravity other
+// than [0, 0, -9.81], initial state, trajectory, rotor inertia) are noted in `notes`; a name
+// with a control character XML cannot hold (other than tab, line feed, carriage return, which
+// are written as character references) is an InputError naming it.
 void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::string>& notes);
 
 // ridim --export PATH [--dh ...]: by the name's ending, .yaml/.yml or .urdf; the DH convention

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -303,7 +304,11 @@ Transform<double> read_base(const Reader& reader, const YAML::Node& node, double
 
 RobotFile parse_robot_file(const std::string& text, const std::string& path,
                            const std::vector<Override>& overrides) {
-  YAML::Node root = load_yaml_document(text, path);
+  return parse_robot_tree(load_yaml_document(text, path), path, overrides);
+}
+
+RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
+                           const std::vector<Override>& overrides) {
   const Reader reader(path);
   if (!root.IsMap()) {
     throw InputError(path + ":1: expected a YAML map with a `links` list");
@@ -370,29 +375,73 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
   return robot;
 }
 
+namespace {
+
+bool ends_with_ignoring_case(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         std::equal(suffix.rbegin(), suffix.rend(), text.rbegin(), [](char lower, char c) {
+           return std::tolower(static_cast<unsigned char>(c)) == lower;
+         });
+}
+
+// The name of the first element of an XML text (after a byte-order mark, white space, the XML
+// declaration, comments and a DOCTYPE), or "" when the text does not open as XML.
+std::string first_xml_element(const std::string& text) {
+  std::size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  while (true) {
+    i = text.find_first_not_of(" \t\r\n", i);
+    if (i == std::string::npos || text[i] != '<') return "";
+    std::string close;
+    if (text.compare(i, 2, "<?") == 0) {
+      close = "?>";
+    } else if (text.compare(i, 4, "<!--") == 0) {
+      close = "-->";
+    } else if (text.compare(i, 2, "<!") == 0) {
+      close = ">";
+    } else {
+      const std::size_t end = text.find_first_of(" \t\r\n/>", i + 1);
+      return text.substr(i + 1, (end == std::string::npos ? text.size() : end) - i - 1);
+    }
+    const std::size_t end = text.find(close, i + 2);
+    if (end == std::string::npos) return "";
+    i = end + close.size();
+  }
+}
+
+}  // namespace
+
 RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides,
                           const ChainSelection& chain) {
-  const std::string suffix = ".urdf";
-  if (path.size() >= suffix.size() &&
-      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    RobotFile robot = load_urdf(path, chain);
-    apply_overrides(robot, overrides);
-    return robot;
-  }
-  if (!chain.base_link.empty() || !chain.tip_link.empty()) {
-    throw InputError(path + ": --base and --tip choose the chain of a URDF (*.urdf) only");
-  }
-  if (chain.inertia_checks_warn) {
-    throw InputError(path +
-                     ": --inertia-checks is for URDF (*.urdf) files; a robot YAML says "
-                     "inertia_checks: warn itself");
+  if (ends_with_ignoring_case(path, ".xacro")) {
+    throw InputError(path + ": xacro: expand it first with xacro (xacro " + path +
+                     " > robot.urdf), then give the .urdf");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open robot file: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::ostringstream read;
+  read << in.rdbuf();
   if (in.bad()) throw InputError(path + ": cannot read robot file");
-  return parse_robot_file(text.str(), path, overrides);
+  const std::string text = read.str();
+  // URDF by its content (spec §8: first element <robot>), whatever the file is called.
+  const std::string element = first_xml_element(text);
+  if (element == "robot" || ends_with_ignoring_case(path, ".urdf")) {
+    RobotFile robot = parse_urdf(text, path, chain);
+    apply_overrides(robot, overrides, chain.inertia_checks_warn);
+    return robot;
+  }
+  if (!element.empty()) {
+    throw InputError(path + ": an XML file whose first element is <" + element +
+                     ">: a URDF's is <robot>, and a robot YAML is not XML");
+  }
+  if (!chain.base_link.empty() || !chain.tip_link.empty()) {
+    throw InputError(path + ": --base and --tip choose the chain of a URDF only");
+  }
+  if (chain.inertia_checks_warn) {
+    throw InputError(path +
+                     ": --inertia-checks is for URDF files; a robot YAML says "
+                     "inertia_checks: warn itself");
+  }
+  return parse_robot_file(text, path, overrides);
 }
 
 }  // namespace denoc

@@ -35,6 +35,7 @@ struct RobotFile {
   // Issue 14: URDF input, export, --describe and `inertia_checks: warn` (spec §8, §10).
   std::string format = "yaml";           // "yaml" or "urdf": what the file was read as
   std::vector<std::string> joint_names;  // URDF: the chain's moving joints, base to tip
+  std::string tip_link;                  // URDF: the link whose frame is the tool frame
   std::vector<std::string> warnings;     // one line each, printed on standard error by the apps
   // inertia_checks: warn accepted a link that no rigid body can be, so the inertia matrix may
   // stop being positive definite: the apps check it at every state (spec §10, exit 1).
@@ -42,9 +43,9 @@ struct RobotFile {
   // `base:` (YAML): the placement of the DH frame 0 in the base frame, when it is not the
   // identity (a chain whose first axis is not the base z axis; see README, "Export").
   std::optional<Transform<double>> base;
-  // URDF <dynamics damping="B" friction="Tc"/> of each chain joint (zero when absent). Spec §8
-  // makes them a drive's B and Tc with G = 1; until the drive block exists they are only kept
-  // here (and shown by --describe), not used by the dynamics.
+  // URDF <dynamics damping="B" friction="Tc"/> of each chain joint (zero when absent), as read:
+  // spec §8 makes them the joint's drive B and Tc with G = 1, so the dynamics include them
+  // (ridim's torques, rfdsim's friction); kept here for --describe.
   struct JointDamping {
     double damping = 0;   // N m s/rad or N s/m
     double friction = 0;  // N m or N
@@ -64,13 +65,20 @@ struct ChainSelection {
 };
 
 // Reads and validates a robot file, after applying the --set overrides to it (overrides.hpp);
-// throws InputError. A path ending in .urdf is read as URDF (urdf.hpp) with `chain` choosing its
-// base and tip links; for YAML, chain must be empty.
+// throws InputError. A file whose first element is <robot> (after an optional XML declaration
+// and comments), or whose name ends in .urdf, is read as URDF (urdf.hpp) with `chain` choosing
+// its base and tip links; any other is read as a robot YAML, and chain must be empty. A name
+// ending in .xacro is refused: xacro must expand it first.
 RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides = {},
                           const ChainSelection& chain = {});
 
 // The same from text already in memory; `path` only names it in messages.
 RobotFile parse_robot_file(const std::string& text, const std::string& path,
+                           const std::vector<Override>& overrides = {});
+
+// The same from a YAML tree already built (no lines to name in messages): the URDF reader's
+// --set checks its chain's numbers through this.
+RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
                            const std::vector<Override>& overrides = {});
 
 }  // namespace denoc

@@ -1,13 +1,17 @@
 #include "denoc/io/urdf.hpp"
 
 #include <console_bridge/console.h>
+#include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <variant>
 
@@ -90,6 +94,12 @@ class CapturedLog : public console_bridge::OutputHandler {
   std::string errors;
 };
 
+// A moving joint of a branch carried by a chain body, and the value it is locked at.
+struct LockedJoint {
+  std::string name;
+  double q = 0;
+};
+
 class UrdfReader {
  public:
   UrdfReader(const urdf::ModelInterface& urdf, std::string path, bool inertia_checks_warn = false)
@@ -132,10 +142,12 @@ class UrdfReader {
     return body;
   }
 
-  // Everything joined to `root` by fixed joints only, in root's frame; moving joints met on
-  // the way, other than `next` (the chain's next joint), are branches left out.
+  // Everything rigidly joined to `root`, in root's frame: what fixed joints hang from it, and
+  // branches that leave it through a moving joint other than `next` (the chain's next joint),
+  // each such joint locked (spec §8; Pinocchio's buildReducedModel does the same) and recorded
+  // in `locked`. Below a locked joint every joint is locked.
   MassProperties rigid_group(const urdf::Link& root, const urdf::Joint* next,
-                             std::vector<std::string>& branches) {
+                             std::vector<LockedJoint>& locked) {
     MassProperties total;
     std::vector<std::pair<const urdf::Link*, Pose>> stack{{&root, Pose()}};
     while (!stack.empty()) {
@@ -146,15 +158,49 @@ class UrdfReader {
       body.inertia = pose.R * body.inertia * pose.R.transpose();
       total = combine(total, body);
       for (const urdf::JointSharedPtr& j : l->child_joints) {
-        if (j->type == urdf::Joint::FIXED) {
-          const urdf::Link& child = link(j->child_link_name, "joint '" + j->name + "' child");
-          stack.emplace_back(&child, pose * to_pose(j->parent_to_joint_origin_transform));
-        } else if (j.get() != next) {
-          branches.push_back(j->name);
+        if (j.get() == next) continue;
+        Pose child_pose = pose * to_pose(j->parent_to_joint_origin_transform);
+        if (j->type != urdf::Joint::FIXED) {
+          const double q = locked_value(*j);
+          child_pose = child_pose * motion(*j, q);
+          locked.push_back({j->name, q});
         }
+        stack.emplace_back(&link(j->child_link_name, "joint '" + j->name + "' child"), child_pose);
       }
     }
     return total;
+  }
+
+  // Where a carried branch's moving joint is locked: at 0, or at the nearest limit when 0 is
+  // outside the joint's limits.
+  double locked_value(const urdf::Joint& j) const {
+    if (j.type == urdf::Joint::FLOATING || j.type == urdf::Joint::PLANAR) {
+      fail("joint '" + j.name + "': " + (j.type == urdf::Joint::FLOATING ? "floating" : "planar") +
+           " joints cannot be carried locked in a branch off the chain (only revolute, "
+           "continuous, prismatic and fixed)");
+    }
+    if (j.type == urdf::Joint::CONTINUOUS || !j.limits || !(j.limits->lower <= j.limits->upper))
+      return 0;
+    return std::clamp(0.0, j.limits->lower, j.limits->upper);
+  }
+
+  // The motion of a moving joint at q: a turn about its axis or a shift along it.
+  Pose motion(const urdf::Joint& j, double q) const {
+    const Vec3<double> axis = unit_axis(j);
+    Pose m;
+    if (j.type == urdf::Joint::PRISMATIC) {
+      m.p = q * axis;
+    } else {
+      m.R = Eigen::AngleAxisd(q, axis).toRotationMatrix();
+    }
+    return m;
+  }
+
+  Vec3<double> unit_axis(const urdf::Joint& j) const {
+    const Vec3<double> axis(j.axis.x, j.axis.y, j.axis.z);
+    if (!axis.allFinite() || !(axis.norm() > 1e-12))
+      fail("joint '" + j.name + "': axis must be a non-zero vector");
+    return axis.normalized();
   }
 
  private:
@@ -175,30 +221,33 @@ std::vector<const urdf::Joint*> moving_joints_above(const urdf::ModelInterface& 
   return joints;
 }
 
-// The ends of the chains below `base`: the leaves, except those whose moving joints all lie on
-// the way to another leaf (a sensor frame fixed to a link is carried by that link, it does not
-// end a chain of its own). Leaves at the same end keep the first in depth-first order.
+// The leaves below `base` that end a chain (spec §8), by their URDF link names, in depth-first
+// order. A leaf whose path from the base crosses no moving joint (the UR5's `base`) is carried
+// by the base, and one whose moving joints all lie on the way to another leaf (a sensor frame
+// fixed to a link half-way) is carried by that link: neither ends a chain. Two leaves behind
+// the same last moving joint (a `flange` and a `tool0` on separate fixed joints) both remain:
+// the tip's frame is the tool frame, so the choice matters.
 std::vector<std::string> chain_ends(const urdf::ModelInterface& urdf, const urdf::Link& base) {
   std::vector<std::pair<std::string, std::vector<const urdf::Joint*>>> leaves;
   std::vector<const urdf::Link*> stack{&base};
   while (!stack.empty()) {
     const urdf::Link* l = stack.back();
     stack.pop_back();
-    if (l->child_links.empty()) leaves.emplace_back(l->name, moving_joints_above(urdf, base, l));
+    if (l->child_links.empty()) {
+      std::vector<const urdf::Joint*> joints = moving_joints_above(urdf, base, l);
+      if (!joints.empty()) leaves.emplace_back(l->name, std::move(joints));
+    }
     for (auto it = l->child_links.rbegin(); it != l->child_links.rend(); ++it)
       stack.push_back(it->get());
   }
   std::vector<std::string> ends;
-  for (std::size_t a = 0; a < leaves.size(); ++a) {
-    bool covered = false;
-    for (std::size_t b = 0; b < leaves.size() && !covered; ++b) {
-      const auto& pa = leaves[a].second;
-      const auto& pb = leaves[b].second;
-      const bool prefix = pa.size() <= pb.size() && std::equal(pa.begin(), pa.end(), pb.begin());
-      // b covers a when a's joints are a prefix of b's: strictly shorter, or equal and b first.
-      covered = b != a && prefix && (pa.size() < pb.size() || b < a);
-    }
-    if (!covered) ends.push_back(leaves[a].first);
+  for (const auto& [name, joints] : leaves) {
+    const bool carried = std::any_of(leaves.begin(), leaves.end(), [&](const auto& other) {
+      const auto& longer = other.second;
+      return joints.size() < longer.size() &&
+             std::equal(joints.begin(), joints.end(), longer.begin());
+    });
+    if (!carried) ends.push_back(name);
   }
   return ends;
 }
@@ -210,10 +259,42 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
+// urdfdom reports malformed XML without a line ("Error reading end tag."): the text is parsed
+// with TinyXML, urdfdom's own parser, first, whose error has its row.
+void check_xml(const std::string& text, const std::string& path) {
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(nul), '\n');
+    throw InputError(path + ":" + std::to_string(line) + ": a NUL byte (a URDF is text)");
+  }
+  TiXmlDocument doc;
+  doc.Parse(text.c_str());
+  if (!doc.Error()) return;
+  // TinyXML gives no row when the text ends inside an element: that is the last line.
+  long row = doc.ErrorRow();
+  std::string where;
+  if (row <= 0) {
+    const std::size_t end = text.find_last_not_of("\r\n");
+    row = end == std::string::npos
+              ? 1
+              : 1 + std::count(text.begin(), text.begin() + static_cast<long>(end), '\n');
+    where = " (at the end of the file)";
+  }
+  throw InputError(path + ":" + std::to_string(row) + ": not valid XML: " + doc.ErrorDesc() +
+                   where);
+}
+
+std::string number_text(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
 }  // namespace
 
 RobotFile parse_urdf(const std::string& text, const std::string& path,
                      const ChainSelection& chain) {
+  check_xml(text, path);
   urdf::ModelInterfaceSharedPtr parsed;
   {
     CapturedLog log;
@@ -230,6 +311,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   std::string tip_name = chain.tip_link;
   if (tip_name.empty()) {
     const std::vector<std::string> leaves = chain_ends(urdf, base);
+    if (leaves.empty()) reader.fail("no moving joint below link '" + base.name + "'");
     if (leaves.size() != 1) {
       reader.fail("the tree below link '" + base.name + "' has " + std::to_string(leaves.size()) +
                   " leaves that end chains (" + joined(leaves) +
@@ -257,7 +339,8 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   robot.name = urdf.getName();
   robot.source = path;
   robot.angle_scale = 1;
-  std::vector<std::string> branches;
+  std::vector<LockedJoint> locked;
+  std::vector<std::string> mimics;
   std::vector<LinkSpec<double>> links;
   // Where the current link's frame is, seen from the last joint frame J_{i-1} (J_0 = base).
   Pose link_in_joint_frame;
@@ -268,11 +351,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
       break;
     }
   }
-  {
-    std::vector<std::string> base_branches;
-    reader.rigid_group(base, first_moving, base_branches);  // checks the base's inertials
-    branches.insert(branches.end(), base_branches.begin(), base_branches.end());
-  }
+  reader.rigid_group(base, first_moving, locked);  // checks the base's inertials
   for (std::size_t k = 0; k < path_joints.size(); ++k) {
     const urdf::Joint& j = *path_joints[k];
     const std::string key = "joint '" + j.name + "'";
@@ -290,15 +369,10 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
         j.type != urdf::Joint::PRISMATIC) {
       reader.fail(key + ": joint type not supported on the chain");
     }
-    if (j.mimic) {
-      reader.fail(key + ": mimic joints (coupled to joint '" + j.mimic->joint_name +
-                  "') cannot be part of the chain: each chain joint needs its own variable");
-    }
-    const Vec3<double> axis(j.axis.x, j.axis.y, j.axis.z);
-    if (!axis.allFinite() || !(axis.norm() > 1e-12))
-      reader.fail(key + ": axis must be a non-zero vector");
+    // Spec §8: a mimic joint is read as an independent joint, as Pinocchio's parser does.
+    if (j.mimic) mimics.push_back(j.name + " (mimics " + j.mimic->joint_name + ")");
     // J_i: the joint frame of the URDF turned so that its z axis is the joint axis.
-    const Pose turn{frame_with_z_axis(axis), Vec3<double>::Zero()};
+    const Pose turn{frame_with_z_axis(reader.unit_axis(j)), Vec3<double>::Zero()};
     LinkSpec<double> spec;
     spec.type = j.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
     spec.placement = link_in_joint_frame * origin * turn;
@@ -308,7 +382,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
     for (std::size_t m = k + 1; m < path_joints.size() && !next; ++m) {
       if (path_joints[m]->type != urdf::Joint::FIXED) next = path_joints[m];
     }
-    MassProperties body = reader.rigid_group(child, next, branches);
+    MassProperties body = reader.rigid_group(child, next, locked);
     spec.mass = body.mass;
     spec.com = link_in_joint_frame * body.com;
     spec.inertia = link_in_joint_frame.R * body.inertia * link_in_joint_frame.R.transpose();
@@ -328,93 +402,137 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
     reader.fail("no revolute, continuous or prismatic joint between --base " + base.name +
                 " and --tip " + tip.name);
   }
-  if (!branches.empty()) {
-    robot.warnings.push_back(path + ": left out " + std::to_string(branches.size()) +
-                             " branch(es) that leave the chain " + base.name + " -> " + tip.name +
-                             " through a moving joint: " + joined(branches));
+  if (!locked.empty()) {
+    std::vector<std::string> names;
+    for (const LockedJoint& l : locked)
+      names.push_back(l.name + " at " + number_text(l.q));
+    robot.warnings.push_back(
+        path + ": carried " + std::to_string(locked.size()) +
+        " moving joint(s) of branches off the chain " + base.name + " -> " + tip.name +
+        " locked, as rigid parts of the body they hang from: " + joined(names));
+  }
+  if (!mimics.empty()) {
+    robot.warnings.push_back(path + ": mimic joint(s) read as independent joints, each with its " +
+                             "own variable (the coupling is not applied): " + joined(mimics));
   }
   if (!reader.accepted().empty()) {
     robot.warnings.push_back(path + ": accepted by --inertia-checks warn, no rigid body has " +
                              joined(reader.accepted()));
     robot.check_positive_definite = true;  // spec §10: the apps check M at every state
   }
-  robot.model = Model<double>(links);
+  // Spec §8: the tip's frame, after the fixed joints beyond the last moving one (a flange, a
+  // tool0), is the tool frame of pose, jacobian and --wrench; what hangs there is in the last
+  // body already.
+  robot.tool = link_in_joint_frame;
+  robot.tip_link = tip.name;
+  robot.model = Model<double>(links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
   return robot;
 }
 
-void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides) {
+namespace {
+
+// A number as YAML text that reads back as the same double.
+std::string exact(double x) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
+  (void)ec;
+  return std::string(text, end);
+}
+
+YAML::Node yaml_list(std::initializer_list<double> values) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (double v : values)
+    list.push_back(exact(v));
+  return list;
+}
+
+// The numbers of chain link i that --set may change, as a robot YAML's link holds them (in J_i,
+// SI units). `with_mass` false: a stand-in mass of 1, for a massless URDF body whose mass is not
+// being set (a URDF may have one; a robot YAML may not).
+YAML::Node yaml_link(const LinkSpec<double>& l, bool with_mass) {
+  YAML::Node node(YAML::NodeType::Map);
+  node["joint"] = l.type == JointType::revolute ? "revolute" : "prismatic";
+  node["mass"] = with_mass ? exact(l.mass) : std::string("1");
+  node["com"] = yaml_list({l.com[0], l.com[1], l.com[2]});
+  const Mat3<double>& I = l.inertia;
+  YAML::Node inertia(YAML::NodeType::Map);
+  inertia["xx"] = exact(I(0, 0));
+  inertia["yy"] = exact(I(1, 1));
+  inertia["zz"] = exact(I(2, 2));
+  inertia["xy"] = exact(I(0, 1));
+  inertia["xz"] = exact(I(0, 2));
+  inertia["yz"] = exact(I(1, 2));
+  node["inertia"] = inertia;
+  const Drive<double>& d = l.drive;
+  YAML::Node drive(YAML::NodeType::Map);
+  drive["Jm"] = exact(d.Jm);
+  drive["G"] = exact(d.G);
+  drive["B"] = exact(d.B);
+  drive["Tc"] =
+      d.Tc_neg == -d.Tc_pos ? YAML::Node(exact(d.Tc_pos)) : yaml_list({d.Tc_pos, d.Tc_neg});
+  node["drive"] = drive;
+  return node;
+}
+
+}  // namespace
+
+void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
+                     bool inertia_checks_warn) {
   if (overrides.empty()) return;
   std::vector<LinkSpec<double>> links = robot.model.links();
-  Vec3<double> gravity = robot.model.gravity();
+  // What each override reaches: the chain's gravity and its links' mass, com, inertia and drive.
+  // Which numbers those may be is the robot YAML loader's to say: the chain's are written as a
+  // YAML tree (no file, so no lines in its messages), the overrides applied to it and the tree
+  // read by parse_robot_tree, with the checks of a robot file; the checked values come back.
+  std::vector<std::set<std::string>> fields(links.size());
+  bool gravity = false;
   for (const Override& o : overrides) {
     const std::vector<KeyStep> steps = parse_key(o.key);
-    const std::string where = robot.path + ": --set " + o.key;
-    double value = 0;
-    if (!parse_double(o.value, value)) throw InputError(where + ": not a number: " + o.value);
-    auto name = [&](std::size_t k) -> std::string {
+    auto name = [&](std::size_t k) {
       return k < steps.size() && std::holds_alternative<std::string>(steps[k])
                  ? std::get<std::string>(steps[k])
                  : std::string();
     };
-    auto index = [&](std::size_t k, std::size_t size) -> std::size_t {
-      if (k >= steps.size() || !std::holds_alternative<std::size_t>(steps[k]) ||
-          std::get<std::size_t>(steps[k]) >= size) {
-        throw InputError(where + ": no such key in a URDF chain of " +
-                         std::to_string(links.size()) + " links");
-      }
-      return std::get<std::size_t>(steps[k]);
-    };
-    const auto unknown = [&] {
-      return InputError(where +
-                        ": no such number in a URDF chain; --set reaches gravity[k] and "
-                        "links[i].mass, .com[k], .inertia.xx (xy, ...), .drive.Jm, .G, .B, .Tc");
-    };
-    if (name(0) == "gravity" && steps.size() == 2) {
-      gravity[static_cast<Eigen::Index>(index(1, 3))] = value;
+    if (name(0) == "gravity") {
+      gravity = true;
       continue;
     }
-    if (name(0) != "links") throw unknown();
-    LinkSpec<double>& link = links[index(1, links.size())];
-    const std::string field = name(2);
-    if (field == "mass" && steps.size() == 3) {
-      if (!(value >= 0)) throw InputError(where + ": a mass must not be negative");
-      link.mass = value;
-    } else if (field == "com" && steps.size() == 4) {
-      link.com[static_cast<Eigen::Index>(index(3, 3))] = value;
-    } else if (field == "inertia" && steps.size() == 4) {
-      static const std::pair<const char*, std::pair<int, int>> entries[] = {
-          {"xx", {0, 0}}, {"yy", {1, 1}}, {"zz", {2, 2}},
-          {"xy", {0, 1}}, {"xz", {0, 2}}, {"yz", {1, 2}}};
-      bool found = false;
-      for (const auto& [entry, rc] : entries) {
-        if (name(3) != entry) continue;
-        link.inertia(rc.first, rc.second) = link.inertia(rc.second, rc.first) = value;
-        found = true;
-      }
-      if (!found) throw unknown();
-      const InertiaProblem problem = inertia_problem(link.inertia);
-      if (problem.kind != InertiaProblem::none) throw InputError(where + ": " + problem.what);
-    } else if (field == "drive" && steps.size() == 4) {
-      Drive<double>& drive = link.drive;
-      if (name(3) == "Jm" && value >= 0) {
-        drive.Jm = value;
-      } else if (name(3) == "G" && value != 0) {
-        drive.G = value;
-      } else if (name(3) == "B" && value >= 0) {
-        drive.B = value;
-      } else if (name(3) == "Tc" && value >= 0) {
-        drive.Tc_pos = value;
-        drive.Tc_neg = -value;
-      } else {
-        throw InputError(where +
-                         ": not a drive key, or a value it cannot take (Jm, B, Tc >= 0, "
-                         "G != 0)");
-      }
-    } else {
-      throw unknown();
+    const std::set<std::string> reachable{"mass", "com", "inertia", "drive"};
+    if (name(0) != "links" || steps.size() < 3 || !std::holds_alternative<std::size_t>(steps[1]) ||
+        !reachable.count(name(2))) {
+      throw InputError(robot.path + ": --set " + o.key +
+                       ": no such number in a URDF chain; --set reaches gravity[k] and "
+                       "links[i].mass, .com[k], .inertia.xx (xy, ...), .drive.Jm, .G, .B, .Tc");
     }
+    const std::size_t i = std::get<std::size_t>(steps[1]);
+    if (i < links.size()) fields[i].insert(name(2));
   }
-  robot.model = Model<double>(links, gravity, robot.model.tool(), robot.model.payload());
+  YAML::Node root(YAML::NodeType::Map);
+  root["angle_unit"] = "rad";
+  if (inertia_checks_warn) root["inertia_checks"] = "warn";
+  const Vec3<double>& g = robot.model.gravity();
+  root["gravity"] = yaml_list({g[0], g[1], g[2]});
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    // A link no override names was checked when the URDF was read: a stand-in takes its place.
+    const LinkSpec<double> stand_in;
+    const bool named = !fields[i].empty();
+    list.push_back(yaml_link(named ? links[i] : stand_in,
+                             named && (links[i].mass > 0 || fields[i].count("mass"))));
+  }
+  root["links"] = list;
+  const RobotFile checked = parse_robot_tree(root, robot.path, overrides);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const DhLink<double>& row = checked.dh[i];
+    if (fields[i].count("mass")) links[i].mass = row.mass;
+    if (fields[i].count("com")) links[i].com = row.com;
+    if (fields[i].count("inertia")) links[i].inertia = row.inertia;
+    if (fields[i].count("drive")) links[i].drive = checked.drives[i];
+  }
+  robot.warnings.insert(robot.warnings.end(), checked.warnings.begin(), checked.warnings.end());
+  robot.check_positive_definite = robot.check_positive_definite || checked.check_positive_definite;
+  robot.model = Model<double>(links, gravity ? checked.model.gravity() : g, robot.model.tool(),
+                              robot.model.payload());
   robot.drives.clear();
   for (const LinkSpec<double>& link : links)
     robot.drives.push_back(link.drive);
