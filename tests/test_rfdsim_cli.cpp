@@ -206,6 +206,43 @@ TEST_F(RfdsimCli, InitialStateInDegreesBySuffix) {
   EXPECT_EQ(r.out, "");
 }
 
+// ridim --describe prints the header lines this robot's trajectory and torque files need: a file
+// written with them (and zeros) is accepted by ridim and by rfdsim --torques at the first try.
+TEST_F(RfdsimCli, DescribePrintsTheHeadersBothAppsAccept) {
+  const Result described = ridim("'" + kStanford + "' --describe");
+  ASSERT_EQ(described.status, 0) << described.err;
+  EXPECT_NE(described.out.find("(joints 1, 2, 4-6: rad, rad/s, rad/s^2, N m; joint 3: m, m/s, "
+                               "m/s^2, N)"),
+            std::string::npos)
+      << described.out;
+  const auto header_after = [&](const std::string& label) {
+    for (const std::string& line : lines_of(described.out)) {
+      if (line.rfind(label, 0) == 0) return line.substr(line.find_first_not_of(' ', label.size()));
+    }
+    ADD_FAILURE() << "no line " << label << " in\n" << described.out;
+    return std::string();
+  };
+  const auto with_a_zero_row = [](const std::string& header) {
+    std::string csv = header + "\n0";
+    for (std::size_t k = 1; k < fields_of(header).size(); ++k)
+      csv += ",0";
+    return csv + "\n";
+  };
+  const std::string trajectory = header_after("  ridim's trajectory:");
+  EXPECT_EQ(fields_of(trajectory).size(), 19u) << trajectory;
+  write("traj.csv", with_a_zero_row(trajectory));
+  Result r = ridim("'" + kStanford + "' traj.csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 2u) << r.out;
+
+  const std::string torques = header_after("  rfdsim --torques:");
+  EXPECT_EQ(fields_of(torques).size(), 7u) << torques;
+  write("tau.csv", with_a_zero_row(torques));
+  r = rfdsim("'" + kStanford + "' --torques tau.csv --t-end 0.01");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 3u) << r.out;
+}
+
 TEST_F(RfdsimCli, OutputFileStatsAndStandardInput) {
   const std::string args = "'" + kPlanar + "' --free-fall --t-end 0.5";
   const Result to_stdout = rfdsim(args);
