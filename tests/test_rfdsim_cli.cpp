@@ -11,8 +11,10 @@
 #include <regex>
 
 #include "cli_support.hpp"
+#include "denoc/apps/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/simulation/simulation.hpp"
 
 namespace {
 
@@ -241,6 +243,46 @@ TEST_F(RfdsimCli, DescribePrintsTheHeadersBothAppsAccept) {
   r = rfdsim("'" + kStanford + "' --torques tau.csv --t-end 0.01");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_of(r.out).size(), 3u) << r.out;
+}
+
+// What a new user reads first: every default shown, what - means for -o, the units of --q0, and
+// lines that fit a terminal (descriptions reflowed by hand: CLI11 does not wrap them).
+TEST_F(RfdsimCli, HelpOfBothAppsShowsDefaultsAndUnitsInShortLines) {
+  const Result rfdsim_help = rfdsim("--help"), ridim_help = ridim("--help");
+  ASSERT_EQ(rfdsim_help.status, 0);
+  ASSERT_EQ(ridim_help.status, 0);
+  for (const Result* help : {&rfdsim_help, &ridim_help}) {
+    EXPECT_NE(help->out.find("FILE instead of standard output"), std::string::npos) << help->out;
+    EXPECT_NE(help->out.find("- is standard output"), std::string::npos) << help->out;
+    for (const std::string& line : lines_of(help->out))
+      EXPECT_LE(line.size(), 110u) << line;
+  }
+  EXPECT_NE(rfdsim_help.out.find("--coulomb-velocity FLOAT=" +
+                                 denoc::shortest(denoc::FrictionSettings{}.velocity_scale)),
+            std::string::npos)
+      << rfdsim_help.out;
+  EXPECT_NE(rfdsim_help.out.find("SI units at t = 0, dt, 2 dt, ..., t-end, to standard output"),
+            std::string::npos)
+      << rfdsim_help.out;
+  EXPECT_NE(rfdsim_help.out.find("degrees with a deg suffix"), std::string::npos);
+}
+
+// -o - is standard output in both apps, the same bytes as no -o.
+TEST_F(RfdsimCli, OutputDashIsStandardOutput) {
+  const std::string robot = "'" + kPlanar + "'";
+  for (const std::string& args : {robot + " --free-fall --t-end 0.1"}) {
+    const Result plain = rfdsim(args), dash = rfdsim(args + " -o -");
+    ASSERT_EQ(dash.status, 0) << dash.err;
+    EXPECT_EQ(dash.out, plain.out);
+    EXPECT_EQ(lines_of(dash.out).size(), 12u);
+  }
+  for (const std::string& args : {robot, robot + " --describe"}) {
+    const Result plain = ridim(args), dash = ridim(args + " -o -");
+    ASSERT_EQ(dash.status, 0) << dash.err;
+    EXPECT_EQ(dash.out, plain.out);
+    EXPECT_GT(dash.out.size(), 100u);
+  }
+  EXPECT_FALSE(cli::fs::exists(dir_ / "-"));
 }
 
 TEST_F(RfdsimCli, OutputFileStatsAndStandardInput) {
