@@ -11,8 +11,10 @@
 #include <regex>
 
 #include "cli_support.hpp"
+#include "denoc/apps/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/simulation/simulation.hpp"
 
 namespace {
 
@@ -204,6 +206,83 @@ TEST_F(RfdsimCli, InitialStateInDegreesBySuffix) {
       "rfdsim: --q0: joint 3 (moving link boom) is prismatic: its position is in m; write 0.1 "
       "without deg or rad\n");
   EXPECT_EQ(r.out, "");
+}
+
+// ridim --describe prints the header lines this robot's trajectory and torque files need: a file
+// written with them (and zeros) is accepted by ridim and by rfdsim --torques at the first try.
+TEST_F(RfdsimCli, DescribePrintsTheHeadersBothAppsAccept) {
+  const Result described = ridim("'" + kStanford + "' --describe");
+  ASSERT_EQ(described.status, 0) << described.err;
+  EXPECT_NE(described.out.find("(joints 1, 2, 4-6: rad, rad/s, rad/s^2, N m; joint 3: m, m/s, "
+                               "m/s^2, N)"),
+            std::string::npos)
+      << described.out;
+  const auto header_after = [&](const std::string& label) {
+    for (const std::string& line : lines_of(described.out)) {
+      if (line.rfind(label, 0) == 0) return line.substr(line.find_first_not_of(' ', label.size()));
+    }
+    ADD_FAILURE() << "no line " << label << " in\n" << described.out;
+    return std::string();
+  };
+  const auto with_a_zero_row = [](const std::string& header) {
+    std::string csv = header + "\n0";
+    for (std::size_t k = 1; k < fields_of(header).size(); ++k)
+      csv += ",0";
+    return csv + "\n";
+  };
+  const std::string trajectory = header_after("  ridim's trajectory:");
+  EXPECT_EQ(fields_of(trajectory).size(), 19u) << trajectory;
+  write("traj.csv", with_a_zero_row(trajectory));
+  Result r = ridim("'" + kStanford + "' traj.csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 2u) << r.out;
+
+  const std::string torques = header_after("  rfdsim --torques:");
+  EXPECT_EQ(fields_of(torques).size(), 7u) << torques;
+  write("tau.csv", with_a_zero_row(torques));
+  r = rfdsim("'" + kStanford + "' --torques tau.csv --t-end 0.01");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 3u) << r.out;
+}
+
+// What a new user reads first: every default shown, what - means for -o, the units of --q0, and
+// lines that fit a terminal (descriptions reflowed by hand: CLI11 does not wrap them).
+TEST_F(RfdsimCli, HelpOfBothAppsShowsDefaultsAndUnitsInShortLines) {
+  const Result rfdsim_help = rfdsim("--help"), ridim_help = ridim("--help");
+  ASSERT_EQ(rfdsim_help.status, 0);
+  ASSERT_EQ(ridim_help.status, 0);
+  for (const Result* help : {&rfdsim_help, &ridim_help}) {
+    EXPECT_NE(help->out.find("FILE instead of standard output"), std::string::npos) << help->out;
+    EXPECT_NE(help->out.find("- is standard output"), std::string::npos) << help->out;
+    for (const std::string& line : lines_of(help->out))
+      EXPECT_LE(line.size(), 110u) << line;
+  }
+  EXPECT_NE(rfdsim_help.out.find("--coulomb-velocity FLOAT=" +
+                                 denoc::shortest(denoc::FrictionSettings{}.velocity_scale)),
+            std::string::npos)
+      << rfdsim_help.out;
+  EXPECT_NE(rfdsim_help.out.find("SI units at t = 0, dt, 2 dt, ..., t-end, to standard output"),
+            std::string::npos)
+      << rfdsim_help.out;
+  EXPECT_NE(rfdsim_help.out.find("degrees with a deg suffix"), std::string::npos);
+}
+
+// -o - is standard output in both apps, the same bytes as no -o.
+TEST_F(RfdsimCli, OutputDashIsStandardOutput) {
+  const std::string robot = "'" + kPlanar + "'";
+  for (const std::string& args : {robot + " --free-fall --t-end 0.1"}) {
+    const Result plain = rfdsim(args), dash = rfdsim(args + " -o -");
+    ASSERT_EQ(dash.status, 0) << dash.err;
+    EXPECT_EQ(dash.out, plain.out);
+    EXPECT_EQ(lines_of(dash.out).size(), 12u);
+  }
+  for (const std::string& args : {robot, robot + " --describe"}) {
+    const Result plain = ridim(args), dash = ridim(args + " -o -");
+    ASSERT_EQ(dash.status, 0) << dash.err;
+    EXPECT_EQ(dash.out, plain.out);
+    EXPECT_GT(dash.out.size(), 100u);
+  }
+  EXPECT_FALSE(cli::fs::exists(dir_ / "-"));
 }
 
 TEST_F(RfdsimCli, OutputFileStatsAndStandardInput) {

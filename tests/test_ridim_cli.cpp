@@ -470,6 +470,17 @@ TEST_F(RidimCli, DescribeSaysWhatWasUnderstood) {
         "1   column           revolute   [0, 0, 1]", "2   shoulder         revolute   [0, 1, 0]"}) {
     EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
   }
+  // -o takes the description; options that say what to compute are refused, before any output.
+  const std::string text = r.out;
+  r = ridim("'" + kStanford + "' --describe -o described.txt");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(slurp(dir_ / "described.txt"), text);
+  for (const char* ignored : {" --quantity mass-matrix", " -", " --dh modified"}) {
+    r = ridim("'" + kStanford + "' --describe" + ignored);
+    EXPECT_EQ(r.status, 2) << ignored;
+    EXPECT_EQ(r.out, "") << ignored;
+  }
   write("arm.urdf", kTwoEnds);
   r = ridim("arm.urdf --tip hand --describe");
   ASSERT_EQ(r.status, 0) << r.err;

@@ -55,18 +55,22 @@ int main(int argc, char** argv) {
 
   CLI::App app{
       "rfdsim: forward dynamics and simulation of a serial manipulator: the O(n) UDU^T forward\n"
-      "dynamics of Saha (1999), integrated by adaptive Runge-Kutta (Boost.Odeint).\n"
-      "Output: CSV t,q1..qn,qd1..qdn,qdd1..qddn,tau1..taun,kinetic,potential,work,dissipated\n"
-      "in SI units at\n"
-      "t = 0, dt, 2 dt, ..., t-end, to standard output unless -o is given."};
+      "dynamics of Saha (1999), integrated by Runge-Kutta methods (Boost.Odeint).\n"
+      "Output: CSV t,q1..qn,qd1..qdn,qdd1..qddn,tau1..taun,kinetic,potential,work,dissipated in\n"
+      "SI units at t = 0, dt, 2 dt, ..., t-end, to standard output unless -o is given."};
   app.add_option("robot", options.robot,
                  "Robot file: YAML (see robots/stanford.yaml) or URDF (*.urdf)")
-      ->required();
+      ->required()
+      ->type_name("FILE");
   auto* free_fall =
       app.add_flag("--free-fall", options.free_fall, "No joint forces: motion under gravity alone");
-  auto* torques = app.add_option("--torques", options.torques,
-                                 "Joint forces t,tau1..taun (CSV, SI units; - reads standard "
-                                 "input), linear between samples, held after the last");
+  auto* torques =
+      app.add_option(
+             "--torques", options.torques,
+             "Joint forces, CSV t,tau1..taun in SI units (N m or N; ridim ROBOT --describe\n"
+             "prints the header); - reads standard input. Linear between samples, the\n"
+             "first held before its time and the last after")
+          ->option_text("FILE");
   free_fall->excludes(torques);
   app.add_option("--base", options.base_link,
                  "URDF robot file: the link the chain starts from (default: the root link)")
@@ -98,7 +102,7 @@ int main(int argc, char** argv) {
       ->option_text("V1,V2,...");
   app.add_option("--qd0", qd0,
                  "Initial joint rates (default: the robot file's initial.qd): rad/s or m/s,\n"
-                 "or deg/s with a deg suffix on a revolute joint's value (30deg)")
+                 "or deg/s with a deg suffix on a revolute joint's value (30deg or 30deg/s)")
       ->delimiter(',')
       ->check(joint_value(true))
       ->option_text("V1,V2,...");
@@ -115,8 +119,8 @@ int main(int argc, char** argv) {
       ->default_val(method)
       ->option_text("NAME");
   app.add_option("--step", options.integrator.step,
-                 "rk4: the fixed step, s (default: dt); adaptive methods: the first trial step "
-                 "(default: dt/100)")
+                 "rk4: the fixed step, s (default: dt); adaptive methods: the first trial\n"
+                 "step (default: dt/100)")
       ->check(denoc::finite_number())
       ->option_text("S");
   app.add_option("--min-step", options.integrator.min_step,
@@ -145,12 +149,14 @@ int main(int argc, char** argv) {
   app.add_option("--coulomb-velocity", options.friction.velocity_scale,
                  "The velocity scale v of the regularised model, rad/s or m/s")
       ->default_val(options.friction.velocity_scale)
-      ->option_text("V");
+      ->check(denoc::finite_number());
   denoc::add_wrench_options(app, options.wrench, wrench_frame);
-  app.add_option("-o,--output", options.output, "Write the CSV to this file")
-      ->check(denoc::non_empty_path());
+  app.add_option("-o,--output", options.output,
+                 "Write the CSV to FILE instead of standard output; - is standard output")
+      ->check(denoc::non_empty_path())
+      ->option_text("FILE");
   app.add_flag("--stats", stats,
-               "Print steps, rejected steps, right-hand-side evaluations and wall time on "
+               "Print steps, rejected steps, right-hand-side evaluations and wall time on\n"
                "standard error (and the stick-slip events)");
   app.set_version_flag("--version", "rfdsim " DENOC_VERSION);
   denoc::BatchFlags batch;
@@ -160,8 +166,8 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  rfdsim robots/planar3.yaml --free-fall -o planar3_fall.csv\n"
       "  rfdsim robots/stanford.yaml --torques tau.csv --t-end 10 --dt 0.01 --stats\n"
-      "  rfdsim robots/planar3.yaml --free-fall --q0 0.5,0,0 --method rk4 --step 1e-4\n"
-      "  rfdsim robots/planar3.yaml --free-fall --set links[2].mass=5 --set initial.q[0]=30\n"
+      "  rfdsim robots/planar3.yaml --free-fall --q0 30deg,0,0.5 --method rk4 --step 1e-4\n"
+      "  rfdsim robots/planar3.yaml --free-fall --set 'links[2].mass=5' --set 'initial.q[0]=30'\n"
       "Exit status: 0 success, 2 bad input or usage, 1 failure while integrating (the rows\n"
       "computed up to then stay in the output).");
 

@@ -12,6 +12,33 @@
 #include "denoc/io/output.hpp"
 #include "denoc/version.hpp"
 
+namespace {
+
+// --describe and --export compute nothing, so an option that says what to compute or along which
+// trajectory would be ignored: refused (exit 2) rather than dropped without a word. The model
+// options (--set, --base, --tip, --inertia-checks) apply, and so does -o to --describe's text.
+std::string ignored_option(const CLI::App& app, const denoc::RidimOptions& options) {
+  if (!options.describe && options.export_path.empty()) return "";
+  const std::string nothing =
+      options.describe
+          ? "--describe computes nothing (it prints the robot file as understood)"
+          : "--export computes nothing (it writes the model to " + options.export_path + ")";
+  if (app.count("trajectory") > 0) {
+    return nothing + ", so the trajectory " + options.trajectory +
+           " would not be read; drop one of them";
+  }
+  for (const char* name : {"--quantity", "--algorithm", "--no-friction", "--wrench",
+                           "--wrench-frame", "--progress", "--quiet"}) {
+    if (app.count(name) > 0)
+      return nothing + ", so " + name + " would be ignored; drop one of them";
+  }
+  if (!options.describe && app.count("--output") > 0)
+    return nothing + ", so -o has nothing to write; drop it";
+  return "";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   denoc::RidimOptions options;
@@ -25,29 +52,27 @@ int main(int argc, char** argv) {
     algorithm_names.push_back(name);
 
   CLI::App app{
-      "ridim: joint forces (or the inertia matrix, its inverse, the bias or the gravity vector)\n"
-      "along a trajectory, by the DeNOC inverse dynamics of Saha (1999).\n"
+      "ridim: joint forces along a trajectory by the DeNOC inverse dynamics of Saha (1999), or\n"
+      "(--quantity) the inertia matrix, its inverse, the bias or gravity forces, the tool's pose\n"
+      "or Jacobian, or the joint reactions.\n"
       "Output: CSV with a header line, SI units, to standard output unless -o is given."};
   app.add_option("robot", options.robot,
                  "Robot file: YAML (see robots/stanford.yaml) or URDF (*.urdf)")
-      ->required();
+      ->required()
+      ->type_name("FILE");
   app.add_option("trajectory", options.trajectory,
-                 "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units; - reads standard "
-                 "input; omitted: the robot file's trajectory block");
+                 "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units (rad or m);\n"
+                 "ridim ROBOT --describe prints the header this robot needs. - reads\n"
+                 "standard input; omitted: the robot file's trajectory block")
+      ->type_name("FILE");
+  app.add_option("-o,--output", options.output,
+                 "Write the CSV (or --describe's text) to FILE instead of standard output;\n"
+                 "- is standard output")
+      ->check(denoc::non_empty_path())
+      ->option_text("FILE");
   app.add_option("--base", options.base_link,
                  "URDF robot file: the link the chain starts from (default: the root link)")
       ->option_text("LINK");
-  app.add_flag("--describe", options.describe,
-               "Print what was understood of the robot file (chain, axes, masses, centres, DH\n"
-               "table, warnings) and compute nothing");
-  app.add_option("--export", options.export_path,
-                 "Write the model as loaded to FILE and compute nothing: a robot YAML (.yaml,\n"
-                 "DH table with com and inertia re-expressed) or a URDF (.urdf)")
-      ->option_text("FILE");
-  app.add_option("--dh", options.export_dh,
-                 "With --export to YAML: standard or modified DH (default: the robot file's)")
-      ->check(CLI::IsMember({"standard", "modified"}))
-      ->option_text("CONVENTION");
   app.add_option("--tip", options.tip_link,
                  "URDF robot file: the link the chain ends at, whose frame is the tool frame\n"
                  "(default: the only leaf reached through a moving joint, e.g. tool0 behind\n"
@@ -60,8 +85,17 @@ int main(int argc, char** argv) {
                  "moments break the triangle inequality, as a YAML's inertia_checks: warn")
       ->check(CLI::IsMember({"strict", "warn"}))
       ->option_text("strict|warn");
-  app.add_option("-o,--output", options.output, "Write the CSV to this file")
-      ->check(denoc::non_empty_path());
+  app.add_flag("--describe", options.describe,
+               "Print what was understood of the robot file (chain, axes, masses, centres, DH\n"
+               "table, warnings, the CSV headers it takes) and compute nothing");
+  app.add_option("--export", options.export_path,
+                 "Write the model as loaded to FILE and compute nothing: a robot YAML (.yaml,\n"
+                 "DH table with com and inertia re-expressed) or a URDF (.urdf)")
+      ->option_text("FILE");
+  app.add_option("--dh", options.export_dh,
+                 "With --export to YAML: standard or modified DH (default: the robot file's)")
+      ->check(CLI::IsMember({"standard", "modified"}))
+      ->option_text("CONVENTION");
   app.add_option("-q,--quantity", quantity,
                  "What to compute at each sample: torques (default), mass-matrix,\n"
                  "inverse-mass-matrix, bias (tau with qdd = 0), gravity (tau with qd = qdd = 0),\n"
@@ -97,7 +131,8 @@ int main(int argc, char** argv) {
       "  ridim robots/stanford.yaml -o stanford_tau.csv\n"
       "  ridim robots/planar3.yaml traj.csv --quantity mass-matrix\n"
       "  generate_traj | ridim robots/planar3.yaml - > tau.csv\n"
-      "  ridim robots/stanford.yaml --set links[5].mass=2 --set 'gravity[2]=-1.62'\n"
+      "  ridim robots/stanford.yaml --set 'links[5].mass=2' --set 'gravity[2]=-1.62'\n"
+      "  ridim robots/stanford.yaml --describe\n"
       "Exit status: 0 success, 2 bad input or usage, 1 failure while computing.");
 
   try {
@@ -108,6 +143,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "ridim: " << e.what() << "\nRun 'ridim --help' for usage.\n";
+    return 2;
+  }
+  if (const std::string ignored = ignored_option(app, options); !ignored.empty()) {
+    std::cerr << "ridim: " << ignored << "\nRun 'ridim --help' for usage.\n";
     return 2;
   }
   options.wrench_in_tool_frame = wrench_frame == "tool";

@@ -57,14 +57,16 @@ struct BatchFlags {
 
 // `set_examples`: override paths that make sense for this app, for --set's help.
 inline void add_batch_options(CLI::App& app, BatchFlags& flags, const std::string& set_examples) {
-  auto* progress = app.add_flag(
-      "--progress", flags.progress,
-      "Show progress on standard error even when it is not a terminal or the run is short");
+  auto* progress =
+      app.add_flag("--progress", flags.progress,
+                   "Show progress on standard error even when it is not a terminal or the run\n"
+                   "is short");
   app.add_flag("--quiet", flags.quiet, "Never show progress (default: on a terminal, after 1 s)")
       ->excludes(progress);
   app.add_option("--set", flags.sets,
-                 "Override one number of the robot file, by its path in messages:\n" +
-                     set_examples + " (repeatable)")
+                 "Override one number of the robot file, by its path in messages, in the\n"
+                 "file's units (angles in its angle_unit; repeatable), e.g.\n" +
+                     set_examples)
       ->option_text("KEY=VALUE")
       ->allow_extra_args(false);
 }

@@ -40,7 +40,7 @@ struct RfdsimOptions {
   FdAlgorithm algorithm = FdAlgorithm::udu;
   std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
   ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
-  std::string output;                               // CSV path, empty for standard output
+  std::string output;                               // CSV path, empty or "-" for standard output
   FrictionSettings friction;                        // --coulomb, --coulomb-velocity (spec §6)
   std::string wrench;                 // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "denoc/apps/run_checks.hpp"
 #include "denoc/denoc.hpp"
@@ -371,7 +372,15 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
                       {options.base_link, options.tip_link, options.inertia_checks == "warn"});
   for (const std::string& warning : robot.warnings)
     std::cerr << "ridim: warning: " << warning << '\n';
-  if (options.describe) describe_robot(standard_output, robot);
+  if (!options.export_dh.empty() && options.export_path.empty())
+    throw InputError("--dh: applies only with --export");
+  if (options.describe) {  // to -o when given, checked like every output
+    std::ostringstream text;
+    describe_robot(text, robot);
+    Output output(options.output, standard_output);
+    output.write(text.str().data(), text.str().size());
+    output.close();
+  }
   if (!options.export_path.empty()) {
     std::optional<DhConvention> convention;
     if (options.export_dh == "standard") convention = DhConvention::standard;
@@ -380,7 +389,6 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
       std::cerr << "ridim: warning: " << options.export_path << ": " << note << '\n';
     return;
   }
-  if (!options.export_dh.empty()) throw InputError("--dh: applies only with --export");
   if (options.describe) return;
   RidimOptions resolved = options;
   resolved.algorithm = choose_algorithm(options, robot.model);  // before any output is opened

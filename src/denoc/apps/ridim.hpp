@@ -35,7 +35,7 @@ enum class Algorithm {
 struct RidimOptions {
   std::string robot;       // robot YAML
   std::string trajectory;  // CSV path, "-" for standard input, empty for the robot's block
-  std::string output;      // CSV path, empty for standard output
+  std::string output;      // CSV path, empty or "-" for standard output
   Quantity quantity = Quantity::torques;
   std::optional<Algorithm> algorithm;  // empty: the quantity's default (algorithms_for)
   std::vector<Override> overrides;     // --set, applied to the robot file before it is checked
@@ -49,7 +49,8 @@ struct RidimOptions {
   // (README, "Export"); export_dh empty = the robot file's own convention (standard for URDF).
   std::string export_path;
   std::string export_dh;
-  bool describe = false;  // --describe: print what was understood of the robot file (README)
+  // --describe: print what was understood of the robot file (README), to `output` if given
+  bool describe = false;
 };
 
 // The names accepted by --quantity, and the Quantity each selects.

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "denoc/io/csv.hpp"
 #include "denoc/io/export.hpp"
 #include "denoc/io/inertia_check.hpp"
 
@@ -47,6 +49,54 @@ void dh_table(std::ostream& out, const DhFit& fit, const char* how) {
         << padded(g(r.a), 12) << padded(g(r.b), 12) << padded(g(r.alpha * deg), 12)
         << g(r.theta * deg) << '\n';
   }
+}
+
+// "1, 2, 4-6": joint numbers, runs of three or more shortened.
+std::string joint_list(const std::vector<int>& joints) {
+  std::string text;
+  for (std::size_t k = 0; k < joints.size();) {
+    std::size_t end = k;
+    while (end + 1 < joints.size() && joints[end + 1] == joints[end] + 1)
+      ++end;
+    text += (text.empty() ? "" : ", ") + std::to_string(joints[k]);
+    if (end >= k + 2) {
+      text += "-" + std::to_string(joints[end]);
+    } else if (end == k + 1) {
+      text += ", " + std::to_string(joints[end]);
+    }
+    k = end + 1;
+  }
+  return text;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names)
+    text += (text.empty() ? "" : ",") + name;
+  return text;
+}
+
+// The header lines of the CSV files that take this robot's joints, made by the functions the
+// readers check them with, and the units of their columns: so that a first file is right.
+void csv_headers(std::ostream& out, const RobotFile& robot) {
+  std::vector<int> revolute, prismatic;
+  for (int i = 0; i < robot.dof(); ++i) {
+    (robot.model.links()[static_cast<std::size_t>(i)].type == JointType::revolute ? revolute
+                                                                                  : prismatic)
+        .push_back(i + 1);
+  }
+  out << "\nCSV headers for this robot, SI units (";
+  if (!revolute.empty()) {
+    out << "joint" << (revolute.size() > 1 ? "s " : " ") << joint_list(revolute)
+        << ": rad, rad/s, rad/s^2, N m";
+  }
+  if (!prismatic.empty()) {
+    out << (revolute.empty() ? "" : "; ") << "joint" << (prismatic.size() > 1 ? "s " : " ")
+        << joint_list(prismatic) << ": m, m/s, m/s^2, N";
+  }
+  out << "):\n"
+      << "  ridim's trajectory: " << joined(column_names({"q", "qd", "qdd"}, robot.dof())) << '\n'
+      << "  rfdsim --torques:   " << joined(column_names({"tau"}, robot.dof())) << '\n';
 }
 
 }  // namespace
@@ -146,6 +196,7 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
   if (robot.check_positive_definite) {
     out << "  (every state is checked for a positive definite inertia matrix)\n";
   }
+  csv_headers(out, robot);
 }
 
 }  // namespace denoc
