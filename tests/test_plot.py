@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/plot on every kind of output the apps write: the images must be valid PNG of the
-requested size (read from the IHDR chunk) or SVG documents with the requested size, and bad
-input must exit 2 with a message. Exit 77 (skipped by CTest) when matplotlib is missing.
+requested size (read from the IHDR chunk) or SVG documents with the requested size; --robot
+gives the joint types ridim reads from a YAML or a URDF; bad input must exit 2 with a message. Exit 77 (skipped by CTest) when matplotlib is missing.
 
   test_plot.py PLOT RIDIM RFDSIM ROBOTS_DIR
 """
@@ -66,17 +66,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 0, f"rfdsim --algorithm cholesky: {r.stderr}")
 
     cases = [  # (files, options, image, size)
-        ([outputs["torques"]], ["--columns", "tau1,tau2,tau3", "--robot", stanford],
+        ([outputs["torques"]], ["--columns", "tau1,tau2,tau3", "--robot", stanford, "--ridim", ridim],
          "torques.png", (800, 600)),
         ([outputs["mass-matrix"]], ["--columns", "M_1_1,M_2_3,M_3_3", "--overlay"],
          "mass.svg", (640, 480)),
         ([outputs["inverse-mass-matrix"]], ["--columns", "Minv_1_1,Minv_6_6"], "minv.png",
          (500, 400)),
-        ([outputs["bias"]], ["--columns", "h1,h2,h3,h4,h5,h6", "--robot", stanford], "bias.png",
+        ([outputs["bias"]], ["--columns", "h1,h2,h3,h4,h5,h6", "--robot", stanford, "--ridim", ridim],
+         "bias.png",
          (800, 1200)),
         ([outputs["gravity"]], ["--columns", "g2,g3"], "gravity.svg", (800, 600)),
         ([path("fall.csv")], ["--columns", "q1,q2,q3,kinetic,potential", "--deg",
-                              "--robot", planar, "--title", "planar3 free fall"],
+                              "--robot", planar, "--ridim", ridim, "--title", "planar3 free fall"],
          "fall.png", (900, 900)),
         ([path("fall.csv"), path("fall_chol.csv")],
          ["--columns", "qdd1,qdd2", "--labels", "udu,cholesky"], "two.png", (700, 500)),
@@ -99,9 +100,15 @@ with tempfile.TemporaryDirectory() as tmp:
     spec = importlib.util.spec_from_loader("plot_module", loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
-    types = module.joint_types(stanford)
-    check(types == ["revolute", "revolute", "prismatic", "revolute", "revolute", "revolute"],
-          f"joint types of the Stanford arm: {types}")
+    def types_of(robot):  # None where plot would exit 2
+        try:
+            return module.joint_types(robot, ridim)
+        except SystemExit:
+            return None
+
+    stanford_types = ["revolute", "revolute", "prismatic", "revolute", "revolute", "revolute"]
+    types = types_of(stanford)
+    check(types == stanford_types, f"joint types of the Stanford arm: {types}")
     check(module.unit_of("tau3", types, False)[1] == "N", "tau3 of the Stanford arm in N")
     check(module.unit_of("tau2", types, False)[1] == "N m", "tau2 of the Stanford arm in N m")
     check(module.unit_of("tau2", None, False)[1] == "N m or N", "tau2 without a robot file")
@@ -109,12 +116,32 @@ with tempfile.TemporaryDirectory() as tmp:
     check(module.unit_of("qd1", types, True)[1] == "deg/s", "qd1 in deg/s with --deg")
     check(module.unit_of("M_1_3", types, False)[1] == "kg m", "M_1_3 in kg m")
 
+    # --robot takes a URDF as every command does: the Stanford arm exported to URDF (its boom a
+    # prismatic joint) gives the same joint types, and plots; the Panda's URDF, all revolute.
+    stanford_urdf = path("stanford.urdf")
+    r = run([ridim, stanford, "--export", stanford_urdf])
+    check(r.returncode == 0, f"ridim --export {stanford_urdf}: {r.stderr}")
+    types = types_of(stanford_urdf)
+    check(types == stanford_types, f"joint types of the Stanford arm's URDF: {types}")
+    panda = os.path.join(robots, "panda.urdf")
+    check(types_of(panda) == ["revolute"] * 7, "joint types of panda.urdf")
+    for robot, extra in ((stanford_urdf, []), (panda, ["--tip", "panda_link7"])):
+        out = path("urdf.png")
+        r = run([plot, outputs["torques"], "--columns", "tau1,tau3", "--robot", robot, *extra,
+                 "--ridim", ridim, "-o", out])
+        check(r.returncode == 0 and png_size(out) == (800, 600),
+              f"plot --robot {os.path.basename(robot)}: exit {r.returncode}: {r.stderr}")
+
     # Bad input: exit 2, a message naming the column or file, nothing written
     for cmd, needle in [
         ([plot, outputs["torques"], "--columns", "tau9", "-o", path("bad.png")], "tau9"),
         ([plot, path("missing.csv"), "-o", path("bad.png")], "missing.csv"),
         ([plot, outputs["torques"], "--x", "time", "-o", path("bad.png")], "time"),
         ([plot, outputs["torques"], "-o", path("bad.pdf")], "bad.pdf"),
+        ([plot, outputs["torques"], "--robot", panda, "--tip", "hand", "--ridim", ridim,
+          "-o", path("bad.png")], "--tip hand: no link of that name"),
+        ([plot, outputs["torques"], "--robot", stanford, "--ridim", path("nowhere"),
+          "-o", path("bad.png")], "nowhere: not an executable"),
     ]:
         r = run(cmd)
         check(r.returncode == 2, f"{cmd[1:]}: exit {r.returncode}, expected 2")

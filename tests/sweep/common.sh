@@ -54,6 +54,17 @@ check_runs_against_direct() {
   done
 }
 
+# expected_collect DIR RUN...: what `sweep collect DIR` should write for these runs of the grid:
+# the manifest's first columns, then each output's lines as they are, prefixed by run and values.
+expected_collect() {
+  local dir=$1 k
+  shift
+  echo "run,links[1].mass,gravity[1],$(head -1 "$dir/run_$1.csv")"
+  for k in "$@"; do
+    tail -n +2 "$dir/run_$k.csv" | sed "s/^/$k,$(sed -n "$((k + 1))p" grid.csv),/"
+  done
+}
+
 # The manifest and outputs of the grid's first pass: runs 3 and 5 failed, the others done.
 check_first_pass() {
   expect_eq "$SWEEP_STATUS" 1 "first pass: exit status"
