@@ -241,13 +241,15 @@ std::vector<std::string> chain_ends(const urdf::ModelInterface& urdf, const urdf
       stack.push_back(it->get());
   }
   std::vector<std::string> ends;
-  for (const auto& [name, joints] : leaves) {
+  for (const auto& leaf : leaves) {
+    // Not a structured binding: clang 14 refuses to capture one in a lambda (C++17).
+    const std::vector<const urdf::Joint*>& joints = leaf.second;
     const bool carried = std::any_of(leaves.begin(), leaves.end(), [&](const auto& other) {
       const auto& longer = other.second;
       return joints.size() < longer.size() &&
              std::equal(joints.begin(), joints.end(), longer.begin());
     });
-    if (!carried) ends.push_back(name);
+    if (!carried) ends.push_back(leaf.first);
   }
   return ends;
 }
