@@ -22,7 +22,9 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "random_chain.hpp"
+#include "support/ascher_arm.hpp"
+#include "support/random_chains.hpp"
+#include "support/worst_residual.hpp"
 
 namespace {
 
@@ -37,33 +39,7 @@ double normwise(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
   return scale > 0 ? diff / scale : diff;
 }
 
-// The largest difference over all cases of one quantity; a failure for each case over the
-// tolerance (NaN included), and one summary line.
-class Worst {
- public:
-  Worst(std::string quantity, double tolerance)
-      : quantity_(std::move(quantity)), tolerance_(tolerance) {}
-  void check(double diff, const std::string& where) {
-    ++cases_;
-    if (!(diff <= worst_)) worst_ = diff, where_ = where;
-    EXPECT_LE(diff, tolerance_) << quantity_ << " at " << where;
-  }
-  ~Worst() {
-    char line[512];
-    std::snprintf(line, sizeof line,
-                  "[gibbs-appell] %s  max rel diff %.1e  (tol %.0e, %d cases, "
-                  "worst: %s)",
-                  quantity_.c_str(), worst_, tolerance_, cases_, where_.c_str());
-    std::cout << line << std::endl;
-  }
-
- private:
-  std::string quantity_;
-  double tolerance_;
-  double worst_ = 0;
-  int cases_ = 0;
-  std::string where_ = "-";
-};
+using Worst = denoc_test::WorstResidual;
 
 struct State {
   VecX<double> q, qd, qdd, tau;
@@ -233,23 +209,8 @@ TEST(GibbsAppell, FloatAgreesWithDouble) {
 // it by composite bodies, although both then factor it. Here the composite-body route is the
 // DeNOC GIM + Cholesky, the articulated-body one U D U^T.
 TEST(GibbsAppell, SinglePrecisionBetweenArticulatedAndCompositeBodies) {
-  auto arm = [](auto scalar) {
-    using S = decltype(scalar);
-    std::vector<DhLink<S>> rows(2);
-    const S width = S(0.02), length[2] = {S(0.02), S(2.0)}, mass[2] = {S(0.1), S(10.0)};
-    for (int i = 0; i < 2; ++i) {
-      const S l = length[i], m = mass[i];
-      rows[i].a = l;
-      rows[i].mass = m;
-      rows[i].com = Vec3<S>(-l / 2, 0, 0);  // standard DH: the frame is at the far end
-      rows[i].inertia =
-          Vec3<S>(m * width * width / 12, m * l * l / 12, m * (l * l + width * width) / 12)
-              .asDiagonal();
-    }
-    return Model<S>(links_from_dh(DhConvention::standard, rows), Vec3<S>(0, S(-9.81), 0));
-  };
-  const Model<double> model = arm(0.0);
-  const Model<float> model_f = arm(0.0f);
+  const Model<double> model = denoc_test::ascher_arm<double>();
+  const Model<float> model_f = denoc_test::ascher_arm<float>();
   Workspace<double> ws(model);
   Workspace<float> ws_f(model_f);
   double worst[3] = {0, 0, 0}, sum[3] = {0, 0, 0};  // U D U^T, DeNOC GIM + Cholesky, Gibbs-Appell
