@@ -115,23 +115,15 @@ TEST(GibbsAppell, RandomChainsAgreeWithDenoc) {
 // A chain of one kind of joint only: the all-prismatic chain has D_jk = M_j z_j . z_k and no
 // moments at all, the all-revolute one is the paper's own case.
 TEST(GibbsAppell, SingleKindChainsAgreeWithDenoc) {
+  using denoc_test::random_chains::JointMix;
   Checks checks;
   std::mt19937 rng(37);
-  std::uniform_real_distribution<double> u(-1, 1);
+  denoc_test::random_chains::Generator generator(37);
   for (JointType type : {JointType::revolute, JointType::prismatic}) {
     for (DhConvention convention : {DhConvention::standard, DhConvention::modified}) {
       for (int n : {1, 2, 5, 9, 17}) {
-        std::vector<DhLink<double>> rows(static_cast<std::size_t>(n));
-        for (DhLink<double>& r : rows) {
-          r.type = type;
-          r.a = 0.4 * u(rng), r.b = 0.4 * u(rng), r.alpha = kPi * u(rng), r.theta = kPi * u(rng);
-          r.mass = 1.5 + u(rng);
-          r.com = Vec3<double>(0.2 * u(rng), 0.2 * u(rng), 0.2 * u(rng));
-          r.inertia = Vec3<double>(0.03, 0.05, 0.06).asDiagonal();
-          r.inertia(0, 1) = r.inertia(1, 0) = 0.01 * u(rng);
-          r.inertia(1, 2) = r.inertia(2, 1) = 0.01 * u(rng);
-        }
-        const Model<double> model(links_from_dh(convention, rows), Vec3<double>(-2.0, 3.5, -8.6));
+        const JointMix mix = type == JointType::revolute ? JointMix::revolute : JointMix::prismatic;
+        const Model<double> model = generator.chain(convention, n, mix, "").model();
         checks.run(model, random_state(model, rng),
                    std::string(type == JointType::revolute ? "revolute" : "prismatic") +
                        " n=" + std::to_string(n));
