@@ -157,7 +157,8 @@ void expect_no_allocation(int n) {
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
 
-// The extensions of spec §6-§7 on a chain with drives, a tool and a payload.
+// The extensions of docs/robot-file.md and docs/csv.md on a chain with drives, a tool and a
+// payload.
 template <typename S>
 void expect_no_allocation_with_drives(int n) {
   std::vector<denoc::LinkSpec<S>> links = chain<S>(n).links();

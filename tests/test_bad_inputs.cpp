@@ -1,4 +1,4 @@
-// The validation tables (issue 11): every bad input the suite knows, kept as data in
+// The validation tables: every bad input the suite knows, kept as data in
 // tests/bad_inputs/*.tsv, one row each, run end to end by this one table-driven test. Each row
 // must give its exit status and a message on standard error that starts with the program's name,
 // contains the row's text and names the place (a line, or a key or option); an `-o` file that
@@ -10,7 +10,7 @@
 #include <regex>
 #include <sstream>
 
-#include "cli_support.hpp"
+#include "support/cli_support.hpp"
 
 namespace {
 

@@ -14,24 +14,15 @@ import csv
 import os
 import re
 import shlex
-import subprocess
 import sys
 import tempfile
 
 ridim, rfdsim, source = sys.argv[1:4]
 ridim, rfdsim = os.path.abspath(ridim), os.path.abspath(rfdsim)
 os.chdir(source)  # the README's commands name files relative to the checkout
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAIL: {what}")
-
-
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import script_checks  # noqa: E402
+from script_checks import check, run  # noqa: E402
 
 
 with open("README.md", encoding="utf-8") as f:
@@ -120,7 +111,4 @@ with tempfile.TemporaryDirectory() as tmp:
         check(drift <= float(bound.group(1)), f"stick-slip example: drift {drift:.3g} J is beyond "
                                               f"the README's {bound.group(1)} J")
 
-if failures:
-    print(f"test_doc_claims: {len(failures)} failure(s)")
-    sys.exit(1)
-print("test_doc_claims: all checks passed")
+script_checks.finish("test_doc_claims")

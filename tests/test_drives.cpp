@@ -1,6 +1,6 @@
-// Drives, tool and payload (spec §6): the payload against folding it into the last link by hand,
-// the rotor inertia in every route to the inertia matrix and the accelerations, and the friction
-// terms against their definition; the robot-file keys and their errors.
+// Drives, tool and payload (docs/robot-file.md): the payload against folding it into the last link
+// by hand, the rotor inertia in every route to the inertia matrix and the accelerations, and the
+// friction terms against their definition; the robot-file keys and their errors.
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>

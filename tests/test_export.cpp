@@ -11,7 +11,7 @@
 #include "denoc/io/export.hpp"
 #include "denoc/io/urdf.hpp"
 #include "denoc/model/kinematics.hpp"
-#include "dynamics_compare.hpp"
+#include "support/dynamics_compare.hpp"
 
 namespace {
 

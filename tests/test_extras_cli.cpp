@@ -1,16 +1,17 @@
-// ridim and rfdsim end to end on the extensions of spec §6-§7 (drives, friction, tool, payload,
-// pose, Jacobian, reactions, external wrench, energy accounting): the real executables checked
-// against definitions computed here, and the exit codes and messages for bad input.
+// ridim and rfdsim end to end on the extensions of docs/robot-file.md and docs/csv.md (drives,
+// friction, tool, payload, pose, Jacobian, reactions, external wrench, energy accounting): the real
+// executables checked against definitions computed here, and the exit codes and messages for bad
+// input.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <iostream>
 #include <random>
 
-#include "cli_support.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "support/cli_support.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Faults of the environment, for both executables (spec §11, issue 11): write errors (a full
+// Faults of the environment, for both executables (docs/errors.md): write errors (a full
 // disk, a closed pipe with SIGPIPE ignored, an output that cannot be opened) stop the run with
 // exit 1 naming the output and the reason; with SIGPIPE at its default the process ends by it,
 // quietly; SIGINT and SIGTERM stop after a whole row with 128 + the signal; `-o` naming an input
@@ -13,7 +13,7 @@
 #include <chrono>
 #include <thread>
 
-#include "cli_support.hpp"
+#include "support/cli_support.hpp"
 
 namespace {
 
@@ -319,7 +319,7 @@ TEST_F(Faults, NonFiniteResultStopsBeforeItsRowAndKeepsTheRowsBefore) {
 }
 
 TEST_F(Faults, OutputTimesEndAtTEndEvenBeyondDt) {
-  // t-end < dt: the rows t = 0 and t = t-end (issue 11, case 7: one row labelled t = 1 before).
+  // t-end < dt: the rows t = 0 and t = t-end (an earlier version wrote one row, labelled t = 1).
   const Result r = run(DENOC_RFDSIM_EXE, "'" + kPlanar + "' --free-fall --t-end 1 --dt 1e300");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto lines = lines_of(r.out);

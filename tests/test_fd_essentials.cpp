@@ -11,7 +11,8 @@
 #include "denoc/io/errors.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/simulation.hpp"
-#include "random_chain.hpp"
+#include "support/ascher_arm.hpp"
+#include "support/random_chains.hpp"
 
 namespace {
 
@@ -157,23 +158,8 @@ double elliptic_k(double k) {
 // that forms and factors it loses more of qdd_2 than the articulated-body route: Table 5 gives a
 // largest error of 1.29 rad/s^2 for the CRBA against 0.50 for the ABA.
 TEST(ForwardDynamicsEssentials, UduIsMoreAccurateInSinglePrecision) {
-  auto arm = [](auto scalar) {
-    using S = decltype(scalar);
-    std::vector<DhLink<S>> rows(2);
-    const S width = S(0.02), length[2] = {S(0.02), S(2.0)}, mass[2] = {S(0.1), S(10.0)};
-    for (int i = 0; i < 2; ++i) {
-      const S l = length[i], m = mass[i];
-      rows[i].a = l;
-      rows[i].mass = m;
-      rows[i].com = Vec3<S>(-l / 2, 0, 0);  // standard DH: the frame is at the far end
-      rows[i].inertia =
-          Vec3<S>(m * width * width / 12, m * l * l / 12, m * (l * l + width * width) / 12)
-              .asDiagonal();
-    }
-    return Model<S>(links_from_dh(DhConvention::standard, rows), Vec3<S>(0, S(-9.81), 0));
-  };
-  const Model<double> model = arm(0.0);
-  const Model<float> model_f = arm(0.0f);
+  const Model<double> model = denoc_test::ascher_arm<double>();
+  const Model<float> model_f = denoc_test::ascher_arm<float>();
   Workspace<double> ws(model);
   Workspace<float> ws_f(model_f);
   double worst_udu = 0, worst_cholesky = 0, sum_udu = 0, sum_cholesky = 0;

@@ -17,7 +17,8 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "random_chains.hpp"
+#include "support/random_chains.hpp"
+#include "support/worst_residual.hpp"
 
 namespace {
 
@@ -46,31 +47,7 @@ double relative(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
   return scale > 0 ? max_abs(a - b) / scale : max_abs(a - b);
 }
 
-// The largest value of one measure over all cases, printed once; each case over the tolerance
-// fails (NaN too).
-class Worst {
- public:
-  Worst(std::string what, double tolerance) : what_(std::move(what)), tolerance_(tolerance) {}
-  ~Worst() {
-    std::printf("[fixman] %-40s max %.1e  (tol %.0e, %d cases, worst: %s)\n", what_.c_str(), worst_,
-                tolerance_, cases_, where_.c_str());
-  }
-  void check(double value, const std::string& where) {
-    ++cases_;
-    if (!(value <= worst_)) {
-      worst_ = value;
-      where_ = where;
-    }
-    EXPECT_LE(value, tolerance_) << what_ << " at " << where;
-  }
-
- private:
-  std::string what_;
-  double tolerance_;
-  double worst_ = 0;
-  int cases_ = 0;
-  std::string where_ = "-";
-};
+using Worst = denoc_test::WorstResidual;
 
 struct Case {
   std::string name;

@@ -1,7 +1,7 @@
-// Simulation with the drives of spec §6 and the energy accounting of spec §7: a pendulum with
-// Coulomb friction stops where the analysis of its turning points says, a joint held by friction
-// on a slope does not creep beyond the stated error, and kinetic + potential - work + dissipated
-// stays constant on driven runs with friction and an external wrench.
+// Simulation with the drives of docs/robot-file.md and the energy accounting of docs/csv.md: a
+// pendulum with Coulomb friction stops where the analysis of its turning points says, a joint held
+// by friction on a slope does not creep beyond the stated error, and kinetic + potential - work +
+// dissipated stays constant on driven runs with friction and an external wrench.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -22,7 +22,9 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "random_chain.hpp"
+#include "support/ascher_arm.hpp"
+#include "support/random_chains.hpp"
+#include "support/worst_residual.hpp"
 
 namespace {
 
@@ -37,33 +39,7 @@ double normwise(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
   return scale > 0 ? diff / scale : diff;
 }
 
-// The largest difference over all cases of one quantity; a failure for each case over the
-// tolerance (NaN included), and one summary line.
-class Worst {
- public:
-  Worst(std::string quantity, double tolerance)
-      : quantity_(std::move(quantity)), tolerance_(tolerance) {}
-  void check(double diff, const std::string& where) {
-    ++cases_;
-    if (!(diff <= worst_)) worst_ = diff, where_ = where;
-    EXPECT_LE(diff, tolerance_) << quantity_ << " at " << where;
-  }
-  ~Worst() {
-    char line[512];
-    std::snprintf(line, sizeof line,
-                  "[gibbs-appell] %s  max rel diff %.1e  (tol %.0e, %d cases, "
-                  "worst: %s)",
-                  quantity_.c_str(), worst_, tolerance_, cases_, where_.c_str());
-    std::cout << line << std::endl;
-  }
-
- private:
-  std::string quantity_;
-  double tolerance_;
-  double worst_ = 0;
-  int cases_ = 0;
-  std::string where_ = "-";
-};
+using Worst = denoc_test::WorstResidual;
 
 struct State {
   VecX<double> q, qd, qdd, tau;
@@ -139,23 +115,15 @@ TEST(GibbsAppell, RandomChainsAgreeWithDenoc) {
 // A chain of one kind of joint only: the all-prismatic chain has D_jk = M_j z_j . z_k and no
 // moments at all, the all-revolute one is the paper's own case.
 TEST(GibbsAppell, SingleKindChainsAgreeWithDenoc) {
+  using denoc_test::random_chains::JointMix;
   Checks checks;
   std::mt19937 rng(37);
-  std::uniform_real_distribution<double> u(-1, 1);
+  denoc_test::random_chains::Generator generator(37);
   for (JointType type : {JointType::revolute, JointType::prismatic}) {
     for (DhConvention convention : {DhConvention::standard, DhConvention::modified}) {
       for (int n : {1, 2, 5, 9, 17}) {
-        std::vector<DhLink<double>> rows(static_cast<std::size_t>(n));
-        for (DhLink<double>& r : rows) {
-          r.type = type;
-          r.a = 0.4 * u(rng), r.b = 0.4 * u(rng), r.alpha = kPi * u(rng), r.theta = kPi * u(rng);
-          r.mass = 1.5 + u(rng);
-          r.com = Vec3<double>(0.2 * u(rng), 0.2 * u(rng), 0.2 * u(rng));
-          r.inertia = Vec3<double>(0.03, 0.05, 0.06).asDiagonal();
-          r.inertia(0, 1) = r.inertia(1, 0) = 0.01 * u(rng);
-          r.inertia(1, 2) = r.inertia(2, 1) = 0.01 * u(rng);
-        }
-        const Model<double> model(links_from_dh(convention, rows), Vec3<double>(-2.0, 3.5, -8.6));
+        const JointMix mix = type == JointType::revolute ? JointMix::revolute : JointMix::prismatic;
+        const Model<double> model = generator.chain(convention, n, mix, "").model();
         checks.run(model, random_state(model, rng),
                    std::string(type == JointType::revolute ? "revolute" : "prismatic") +
                        " n=" + std::to_string(n));
@@ -233,23 +201,8 @@ TEST(GibbsAppell, FloatAgreesWithDouble) {
 // it by composite bodies, although both then factor it. Here the composite-body route is the
 // DeNOC GIM + Cholesky, the articulated-body one U D U^T.
 TEST(GibbsAppell, SinglePrecisionBetweenArticulatedAndCompositeBodies) {
-  auto arm = [](auto scalar) {
-    using S = decltype(scalar);
-    std::vector<DhLink<S>> rows(2);
-    const S width = S(0.02), length[2] = {S(0.02), S(2.0)}, mass[2] = {S(0.1), S(10.0)};
-    for (int i = 0; i < 2; ++i) {
-      const S l = length[i], m = mass[i];
-      rows[i].a = l;
-      rows[i].mass = m;
-      rows[i].com = Vec3<S>(-l / 2, 0, 0);  // standard DH: the frame is at the far end
-      rows[i].inertia =
-          Vec3<S>(m * width * width / 12, m * l * l / 12, m * (l * l + width * width) / 12)
-              .asDiagonal();
-    }
-    return Model<S>(links_from_dh(DhConvention::standard, rows), Vec3<S>(0, S(-9.81), 0));
-  };
-  const Model<double> model = arm(0.0);
-  const Model<float> model_f = arm(0.0f);
+  const Model<double> model = denoc_test::ascher_arm<double>();
+  const Model<float> model_f = denoc_test::ascher_arm<float>();
   Workspace<double> ws(model);
   Workspace<float> ws_f(model_f);
   double worst[3] = {0, 0, 0}, sum[3] = {0, 0, 0};  // U D U^T, DeNOC GIM + Cholesky, Gibbs-Appell

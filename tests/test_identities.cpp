@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
-#include "random_chains.hpp"
+#include "support/random_chains.hpp"
+#include "support/worst_residual.hpp"
 
 namespace {
 
@@ -315,49 +316,7 @@ double relative_residual(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<
   return scale > 0 ? max_abs(a - b) / scale : max_abs(a - b);
 }
 
-// The largest residual of one identity over all cases; fails the test for each case over the
-// tolerance and prints the one summary line the owner quotes.
-class WorstResidual {
- public:
-  WorstResidual(std::string identity, std::string key, double tolerance)
-      : identity_(std::move(identity)), key_(std::move(key)), tolerance_(tolerance) {}
-
-  void check(double residual, const std::string& where) {
-    ++cases_;
-    if (!(residual <= worst_)) {  // also catches NaN
-      worst_ = residual;
-      where_ = where;
-    }
-    EXPECT_LE(residual, tolerance_) << identity_ << " at " << where;
-  }
-
-  // Report when the metric is "smallest is worst" (e.g. an eigenvalue that must stay positive).
-  void check_min(double value, const std::string& where) {
-    ++cases_;
-    if (cases_ == 1 || !(value >= worst_)) {
-      worst_ = value;
-      where_ = where;
-    }
-    EXPECT_GT(value, tolerance_) << identity_ << " at " << where;
-  }
-
-  void report(const char* what = "max rel residual") const {
-    char line[512];
-    std::snprintf(line, sizeof line, "[identity] %s  %s %.1e  (tol %.0e, %d cases, worst: %s)",
-                  identity_.c_str(), what, worst_, tolerance_, cases_, where_.c_str());
-    std::cout << line << std::endl;
-    char value[32];
-    std::snprintf(value, sizeof value, "%.3e", worst_);
-    ::testing::Test::RecordProperty(key_, value);
-  }
-
- private:
-  std::string identity_, key_;
-  double tolerance_;
-  double worst_ = 0;
-  int cases_ = 0;
-  std::string where_ = "-";
-};
+using denoc_test::WorstResidual;
 
 constexpr double kStep = 1e-6;  // central-difference step in q (rad or m)
 

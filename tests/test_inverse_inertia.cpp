@@ -19,7 +19,8 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "random_chains.hpp"
+#include "support/random_chains.hpp"
+#include "support/worst_residual.hpp"
 
 namespace {
 
@@ -74,37 +75,7 @@ double normwise(const MatX<double>& a, const MatX<double>& b) {
   return (a - b).norm() / b.norm();
 }
 
-// The largest residual over all cases (and the tolerance it had), one failure per case over its
-// tolerance.
-class Worst {
- public:
-  explicit Worst(std::string what, double tolerance = 0)
-      : what_(std::move(what)), tol_(tolerance) {}
-  void check(double residual, const std::string& where) { check(residual, tol_, where); }
-  void check(double residual, double tolerance, const std::string& where) {
-    ++cases_;
-    if (!(residual <= worst_)) {  // NaN too
-      worst_ = residual;
-      worst_tol_ = tolerance;
-      where_ = where;
-    }
-    EXPECT_LE(residual, tolerance) << what_ << " at " << where;
-  }
-  ~Worst() {
-    char line[512];
-    std::snprintf(line, sizeof line,
-                  "[inverse] %s  max %.1e  (tol %.1e there, %d cases, worst: %s)", what_.c_str(),
-                  worst_, worst_tol_, cases_, where_.c_str());
-    std::cout << line << std::endl;
-  }
-
- private:
-  std::string what_;
-  double tol_;
-  double worst_ = 0, worst_tol_ = 0;
-  int cases_ = 0;
-  std::string where_ = "-";
-};
+using Worst = denoc_test::WorstResidual;
 
 // 1e-10, or eps cond(I) where that is larger: two correct inverses differ by up to about eps
 // cond(I) (normwise), and the 300-joint chains reach cond(I) = 5e7, where the two routes differ by

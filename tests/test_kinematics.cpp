@@ -1,7 +1,7 @@
-// Pose and Jacobian of the tool (spec §7), joint reaction wrenches (spec §7) and the external
-// wrench on the tool (spec §6), against references built here independently of the library's
-// joint frames: DH forward kinematics with 4x4 matrices, finite differences, closed forms, and
-// Newton-Euler for the whole chain.
+// Pose and Jacobian of the tool (docs/csv.md), joint reaction wrenches (docs/csv.md) and the
+// external wrench on the tool (docs/robot-file.md), against references built here independently of
+// the library's joint frames: DH forward kinematics with 4x4 matrices, finite differences, closed
+// forms, and Newton-Euler for the whole chain.
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>

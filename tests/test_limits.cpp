@@ -1,4 +1,4 @@
-// Limits that hold (issue 11, item 6), end to end: a 1000-link chain in every quantity of ridim
+// Limits that hold (docs/errors.md), end to end: a 1000-link chain in every quantity of ridim
 // and every method and algorithm of rfdsim; memory that stays flat however long the input or
 // output (the 10-million-row figure of the README is measured the same way, by hand); and
 // extreme but valid inertia ratios (1e-6 to 1e6 in one chain) giving finite, consistent results.
@@ -9,9 +9,9 @@
 #include <random>
 #include <sstream>
 
-#include "cli_support.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "support/cli_support.hpp"
 
 namespace {
 

@@ -9,22 +9,13 @@ input exits 2.
 """
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
 make_chain, ridim = sys.argv[1:3]
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAIL: {what}")
-
-
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import script_checks  # noqa: E402
+from script_checks import check, run  # noqa: E402
 
 
 def ridim_rows(robot, traj, quantity):
@@ -76,7 +67,4 @@ with tempfile.TemporaryDirectory() as tmp:
         check(res.returncode == 2 and needle in res.stderr,
               f"make-chain {args}: exit {res.returncode}, '{res.stderr.strip()}'")
 
-if failures:
-    print(f"test_make_chain: {len(failures)} failure(s)")
-    sys.exit(1)
-print("test_make_chain: all checks passed")
+script_checks.finish("test_make_chain")

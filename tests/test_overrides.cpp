@@ -1,15 +1,15 @@
-// --set KEY=VALUE (spec §9): an override equals the edited file, bit for bit in the output of
-// both apps; an unknown path or a value that is not a number is exit 2 and names it; the
+// --set KEY=VALUE (docs/robot-file.md): an override equals the edited file, bit for bit in the
+// output of both apps; an unknown path or a value that is not a number is exit 2 and names it; the
 // overridden file is checked as the file is. Library and end to end.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
-#include "cli_support.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/overrides.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "support/cli_support.hpp"
 
 namespace {
 

@@ -7,7 +7,6 @@ gives the joint types ridim reads from a YAML or a URDF; bad input must exit 2 w
 """
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
@@ -19,17 +18,9 @@ except ImportError:
     sys.exit(77)
 
 plot, ridim, rfdsim, robots = sys.argv[1:5]
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAIL: {what}")
-
-
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import script_checks  # noqa: E402
+from script_checks import check, run  # noqa: E402
 
 
 def png_size(path):
@@ -148,7 +139,4 @@ with tempfile.TemporaryDirectory() as tmp:
         check(needle in r.stderr, f"{cmd[1:]}: message '{r.stderr.strip()}' lacks '{needle}'")
     check(not os.path.exists(path("bad.png")), "a failed plot wrote its output")
 
-if failures:
-    print(f"test_plot: {len(failures)} failure(s)")
-    sys.exit(1)
-print("test_plot: all checks passed")
+script_checks.finish("test_plot")

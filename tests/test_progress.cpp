@@ -1,4 +1,5 @@
-// Progress on standard error (spec §9): only on a terminal and for a run longer than a second,
+// Progress on standard error (docs/command-line.md): only on a terminal and for a run longer than a
+// second,
 // --progress and --quiet force it on and off, and standard output and -o files never change.
 // The class with a string stream, and the apps under a pseudo-terminal made by script(1).
 #include <gtest/gtest.h>
@@ -7,9 +8,9 @@
 #include <sstream>
 #include <thread>
 
-#include "cli_support.hpp"
 #include "denoc/io/progress.hpp"
 #include "denoc/version.hpp"
+#include "support/cli_support.hpp"
 
 namespace {
 
@@ -139,7 +140,7 @@ TEST_F(ProgressCli, RfdsimShowsSimulatedTime) {
   EXPECT_EQ(run(kRfdsim, kPlanar + " --free-fall --progress --quiet").status, 2);
 }
 
-// --version (spec §9), here with the other command-line additions of the batch work.
+// --version (docs/command-line.md), here with the other command-line additions of the batch work.
 TEST_F(ProgressCli, VersionIsTheProjects) {
   for (const std::string& app : {std::string("ridim"), std::string("rfdsim")}) {
     const cli::Result r = run(app == "ridim" ? kRidim : kRfdsim, "--version");

@@ -1,7 +1,7 @@
 // rfdsim end to end: the real executable on the shipped robots and on files made here. Output
-// times and columns (spec §3), the rows against the library, agreement of algorithms and
+// times and columns (docs/csv.md), the rows against the library, agreement of algorithms and
 // methods, the ridim -> rfdsim round trip on the Stanford arm, exit 1 with the rows kept and
-// exit 2 on bad input (spec §4).
+// exit 2 on bad input (docs/errors.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,11 +10,12 @@
 #include <filesystem>
 #include <regex>
 
-#include "cli_support.hpp"
 #include "denoc/apps/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/simulation.hpp"
+#include "support/cli_support.hpp"
+#include "support/fixtures.hpp"
 
 namespace {
 
@@ -79,7 +80,7 @@ TEST_F(RfdsimCli, FreeFallColumnsTimesAndRows) {
   for (std::size_t k = 0; k <= 1000; ++k) {
     const std::vector<double> row = numbers_of(lines[k + 1]);
     ASSERT_EQ(row.size(), 17u);
-    // The output times are the decimals k / 100, not sums of 0.01 (spec §3: exact times).
+    // The output times are the decimals k / 100, not sums of 0.01 (docs/csv.md: exact times).
     ASSERT_EQ(row[0], static_cast<double>(k) / 100) << lines[k + 1];
     if (k % 97 != 0) continue;
     // Each sampled row is a consistent state: qdd, the energies and tau = 0 recomputed.
@@ -129,9 +130,9 @@ TEST_F(RfdsimCli, AlgorithmsAndMethodsAgree) {
   EXPECT_LT(max_q_difference(rows_of(loose.out), reference, 3), 1e-6);
 }
 
-// Spec §5: the four forward-dynamics routes integrate the same motion of the Stanford arm (whose
-// links all have full inertia tensors, as the Fixman route needs); planar3's thin rods are
-// refused by the Fixman route with exit 2, before any output.
+// docs/command-line.md: the four forward-dynamics routes integrate the same motion of the Stanford
+// arm (whose links all have full inertia tensors, as the Fixman route needs); planar3's thin rods
+// are refused by the Fixman route with exit 2, before any output.
 TEST_F(RfdsimCli, EveryAlgorithmGivesTheSameMotion) {
   const std::string tight = "'" + kStanford + "' --free-fall --t-end 0.5 --rtol 1e-12 --atol 1e-12";
   const Result udu = rfdsim(tight);
@@ -442,16 +443,7 @@ TEST_F(RfdsimCli, BadInputExitsWithTwoAndKeepsTheOutputFile) {
 }
 
 TEST_F(RfdsimCli, UrdfRobotFileWithTip) {
-  write("pendulum.urdf", R"(<robot name="pendulum">
-  <link name="base"/>
-  <joint name="swing" type="continuous"><parent link="base"/><child link="bob"/>
-    <axis xyz="0 1 0"/></joint>
-  <link name="bob"><inertial><origin xyz="0 0 -1"/><mass value="1"/>
-    <inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="marker" type="fixed"><parent link="bob"/><child link="tip"/></joint>
-  <link name="tip"/>
-</robot>
-)");
+  write("pendulum.urdf", denoc_test::fixture_text("pendulum_tip.urdf"));
   const Result r =
       run(DENOC_RFDSIM_EXE, "pendulum.urdf --free-fall --t-end 0.1 --q0 0.5 --tip tip");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -503,7 +495,7 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
     ASSERT_EQ(sim.status, 0) << sim.err;
     const auto rows = rows_of(sim.out);
     ASSERT_EQ(rows.size(), 6u);
-    // Released from rest, kinetic + potential - work + dissipated stays constant (spec §7; the
+    // Released from rest, kinetic + potential - work + dissipated stays constant (docs/csv.md; the
     // drives' and URDF joints' friction dissipates).
     const auto energy = [n](const std::vector<double>& row) {
       return row[4 * n + 1] + row[4 * n + 2] - row[4 * n + 3] + row[4 * n + 4];
@@ -515,8 +507,8 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
   EXPECT_GE(count, 8);  // stanford, planar3, puma560, puma560_akb, ur5, panda (2), iiwa14
 }
 
-// inertia_checks: warn (spec §10): a state at which the inertia matrix is not positive definite
-// stops the simulation with exit 1 and a message saying so.
+// inertia_checks: warn (docs/robot-file.md): a state at which the inertia matrix is not positive
+// definite stops the simulation with exit 1 and a message saying so.
 TEST_F(RfdsimCli, InertiaChecksWarnFailsWhenTheMassMatrixIsSingular) {
   std::string text = cli::slurp(kPlanar);
   text.replace(text.find("dh: standard"), 12, "dh: standard\ninertia_checks: warn");

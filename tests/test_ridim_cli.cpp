@@ -1,5 +1,6 @@
 // ridim end to end: the real executable on the shipped robots and on files made here, checked
-// against the library; exit codes and messages for bad input (spec §2-§4).
+// against the library; exit codes and messages for bad input (docs/csv.md, docs/command-line.md and
+// docs/errors.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,10 +8,11 @@
 #include <functional>
 #include <random>
 
-#include "cli_support.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "support/cli_support.hpp"
+#include "support/fixtures.hpp"
 
 namespace {
 
@@ -171,9 +173,9 @@ TEST_F(RidimCli, BadRobotFileNamesTheKeyAndKeepsTheOutputFile) {
   EXPECT_EQ(r.out, "");
 }
 
-// Spec §5: every route of every quantity, on the Stanford arm (revolute and prismatic joints).
-// Each route's rows are the library's own to the last bit, and the routes agree with one
-// another: torques and inertia matrices to 1e-12 relative, inverses to 1e-10 (issue 12).
+// docs/command-line.md: every route of every quantity, on the Stanford arm (revolute and prismatic
+// joints). Each route's rows are the library's own to the last bit, and the routes agree with one
+// another: torques and inertia matrices to 1e-12 relative, inverses to 1e-10.
 TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
   std::vector<denoc::VecX<double>> states;
   write("traj.csv", random_trajectory(6, 20, states));
@@ -304,22 +306,7 @@ TEST_F(RidimCli, UsageErrorsExitWithTwo) {
 }
 
 // A URDF with two chain ends: the arm (to "hand") and a sensor on a moving joint off link a.
-const char* const kTwoEnds = R"(<robot name="two ends">
-  <link name="base"/>
-  <joint name="j1" type="continuous"><parent link="base"/><child link="a"/>
-    <origin xyz="0 0 0.3" rpy="0 0 0"/><axis xyz="0 0 1"/></joint>
-  <link name="a"><inertial><origin xyz="0.1 0 0"/><mass value="2"/>
-    <inertia ixx="0.01" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="j2" type="revolute"><parent link="a"/><child link="hand"/>
-    <origin xyz="0.4 0 0" rpy="1.5707963267948966 0 0"/><axis xyz="0 1 0"/>
-    <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
-  <link name="hand"><inertial><origin xyz="0.2 0 0"/><mass value="1"/>
-    <inertia ixx="0.001" iyy="0.003" izz="0.003" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="pan" type="revolute"><parent link="a"/><child link="camera"/>
-    <axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
-  <link name="camera"/>
-</robot>
-)";
+const std::string kTwoEnds = denoc_test::fixture_text("two_ends.urdf");
 
 TEST_F(RidimCli, UrdfRobotFileWithBaseAndTip) {
   write("arm.urdf", kTwoEnds);
@@ -416,7 +403,7 @@ TEST_F(RidimCli, ExportReadsBackWithTheSameTorques) {
 }
 
 // inertia_checks: warn: warnings on standard error, and exit 1 with the rows so far kept when
-// the inertia matrix stops being positive definite (spec §10).
+// the inertia matrix stops being positive definite (docs/robot-file.md).
 TEST_F(RidimCli, InertiaChecksWarnFailsAtRunTimeWhenTheMassMatrixIsSingular) {
   std::string text = slurp(kPlanar);
   text.replace(text.find("dh: standard"), 12, "dh: standard\ninertia_checks: warn");

@@ -1,5 +1,5 @@
-// Robot files (spec §1): what is accepted, how it is converted, and that every bad entry is
-// rejected with a message naming the file, the key and the line.
+// Robot files (docs/robot-file.md): what is accepted, how it is converted, and that every bad entry
+// is rejected with a message naming the file, the key and the line.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -141,8 +141,8 @@ TEST(RobotFile, MissingFileIsInputError) {
   EXPECT_THROW(denoc::load_robot_file("/nonexistent/robot.yaml"), denoc::InputError);
 }
 
-// inertia_checks: warn (spec §10): a link of mass 0 and one whose principal moments break the
-// triangle inequality are accepted, with one warning line per link naming the file and keys;
+// inertia_checks: warn (docs/robot-file.md): a link of mass 0 and one whose principal moments break
+// the triangle inequality are accepted, with one warning line per link naming the file and keys;
 // negative values stay errors, and the default stays strict.
 TEST(RobotFile, InertiaChecksWarnAcceptsPublishedSets) {
   std::string text = replaced(kTwoLinks, "    mass: 2\n", "    mass: 0\n");

@@ -8,7 +8,7 @@
 
 #include "denoc/io/export.hpp"
 #include "denoc/io/urdf.hpp"
-#include "dynamics_compare.hpp"
+#include "support/dynamics_compare.hpp"
 
 namespace {
 

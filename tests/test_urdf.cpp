@@ -1,6 +1,6 @@
-// URDF input (spec §8): a URDF with fixed joints (on and off the chain), tilted and unnormalised
-// axes, rpy joint origins and rpy inertial frames gives the same dynamics as a model built by
-// hand from the same data along another route; and every error names the joint or link.
+// URDF input (docs/urdf.md): a URDF with fixed joints (on and off the chain), tilted and
+// unnormalised axes, rpy joint origins and rpy inertial frames gives the same dynamics as a model
+// built by hand from the same data along another route; and every error names the joint or link.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -18,7 +18,8 @@
 #include "denoc/io/export.hpp"
 #include "denoc/io/urdf.hpp"
 #include "denoc/model/kinematics.hpp"
-#include "dynamics_compare.hpp"
+#include "support/dynamics_compare.hpp"
+#include "support/fixtures.hpp"
 
 namespace {
 
@@ -29,84 +30,7 @@ using denoc::Vec3;
 // base_link -[fixed]- pedestal -[j1 revolute z]- l1 (+ cover by a fixed joint off the path)
 // -[j2 prismatic, tilted axis]- l2 -[j3 continuous, -y]- l3 (no inertial) -[fixed]- l3b
 // -[j4 revolute, axis (1 1 0) unnormalised]- l4 -[fixed]- tool0 (a mass)
-const char* const kUrdf = R"(<?xml version="1.0"?>
-<robot name="tilted">
-  <link name="base_link"/>
-  <joint name="mount" type="fixed">
-    <parent link="base_link"/><child link="pedestal"/>
-    <origin xyz="0.1 -0.2 0.3" rpy="0.1 0.2 0.3"/>
-  </joint>
-  <link name="pedestal">
-    <inertial><mass value="5"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
-  </link>
-  <joint name="j1" type="revolute">
-    <parent link="pedestal"/><child link="l1"/>
-    <origin xyz="0 0 0.4" rpy="0 0 0.5"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="10" velocity="1"/>
-  </joint>
-  <link name="l1">
-    <inertial>
-      <origin xyz="0.02 0.03 0.1" rpy="0.3 -0.2 0.1"/><mass value="3"/>
-      <inertia ixx="0.05" iyy="0.06" izz="0.04" ixy="0.005" ixz="-0.003" iyz="0.002"/>
-    </inertial>
-  </link>
-  <joint name="cover_mount" type="fixed">
-    <parent link="l1"/><child link="cover"/><origin xyz="0.05 0 0.2" rpy="0.5 0.1 -0.3"/>
-  </joint>
-  <link name="cover">
-    <inertial>
-      <origin xyz="0.01 -0.02 0.03" rpy="-0.7 0.4 1.1"/><mass value="0.7"/>
-      <inertia ixx="0.003" iyy="0.002" izz="0.004" ixy="0.0001" ixz="0" iyz="-0.0002"/>
-    </inertial>
-  </link>
-  <joint name="j2" type="prismatic">
-    <parent link="l1"/><child link="l2"/>
-    <origin xyz="0.1 0.05 0.3" rpy="-0.4 0.3 0.2"/><axis xyz="0.3 -0.5 0.8"/>
-    <limit lower="-1" upper="1" effort="10" velocity="1"/>
-  </joint>
-  <link name="l2">
-    <inertial>
-      <origin xyz="-0.03 0.01 0.15" rpy="1.2 0.3 -0.6"/><mass value="2"/>
-      <inertia ixx="0.02" iyy="0.025" izz="0.01" ixy="-0.001" ixz="0.002" iyz="0.0005"/>
-    </inertial>
-  </link>
-  <joint name="j3" type="continuous">
-    <parent link="l2"/><child link="l3"/>
-    <origin xyz="0 0.2 0.1" rpy="0.9 0 -0.2"/><axis xyz="0 -1 0"/>
-    <dynamics damping="0.5" friction="0.25"/>
-  </joint>
-  <link name="l3"/>
-  <joint name="l3_fixed" type="fixed">
-    <parent link="l3"/><child link="l3b"/><origin xyz="0.3 0 0" rpy="0 1.5707963267948966 0"/>
-  </joint>
-  <link name="l3b">
-    <inertial>
-      <origin xyz="0 0 0.1" rpy="0 0 0"/><mass value="1.5"/>
-      <inertia ixx="0.01" iyy="0.012" izz="0.005" ixy="0" ixz="0" iyz="0"/>
-    </inertial>
-  </link>
-  <joint name="j4" type="revolute">
-    <parent link="l3b"/><child link="l4"/>
-    <origin xyz="0.05 0.05 0.2" rpy="0.2 -0.1 0.4"/><axis xyz="1 1 0"/>
-    <limit lower="-3" upper="3" effort="10" velocity="1"/>
-  </joint>
-  <link name="l4">
-    <inertial>
-      <origin xyz="0.1 0 0" rpy="0.5 0.5 0.5"/><mass value="0.8"/>
-      <inertia ixx="0.002" iyy="0.003" izz="0.0025" ixy="0.0002" ixz="0.0001" iyz="0"/>
-    </inertial>
-  </link>
-  <joint name="flange" type="fixed">
-    <parent link="l4"/><child link="tool0"/><origin xyz="0.2 0 0" rpy="0 0.3 0"/>
-  </joint>
-  <link name="tool0">
-    <inertial>
-      <origin xyz="0 0 0.05" rpy="0.1 0.2 0.3"/><mass value="0.4"/>
-      <inertia ixx="0.0004" iyy="0.0004" izz="0.0002" ixy="0" ixz="0" iyz="0"/>
-    </inertial>
-  </link>
-</robot>
-)";
+const std::string kUrdf = denoc_test::fixture_text("tilted.urdf");
 
 Mat3<double> rpy(double r, double p, double y) {  // URDF: Rz(y) Ry(p) Rx(r)
   return (Eigen::AngleAxisd(y, Vec3<double>::UnitZ()) *
@@ -226,12 +150,12 @@ TEST(Urdf, SameDynamicsAsTheHandBuiltChain) {
   EXPECT_LT(d.mass_matrix, 1e-12);
   std::cout << "URDF vs hand-built: torques " << d.torques << ", mass matrix " << d.mass_matrix
             << " (largest relative differences)\n";
-  // <dynamics damping friction> kept per chain joint for the drive block (spec §8).
+  // <dynamics damping friction> kept per chain joint for the drive block (docs/urdf.md).
   ASSERT_EQ(robot.urdf_joint_dynamics.size(), 4u);
   EXPECT_EQ(robot.urdf_joint_dynamics[2].damping, 0.5);
   EXPECT_EQ(robot.urdf_joint_dynamics[2].friction, 0.25);
   EXPECT_EQ(robot.urdf_joint_dynamics[0].damping, 0.0);
-  // ... as the drive's B and Tc with G = 1 (spec §8), in the model ...
+  // ... as the drive's B and Tc with G = 1 (docs/urdf.md), in the model ...
   EXPECT_EQ(robot.model.joint(2).viscous, 0.5);
   EXPECT_EQ(robot.model.joint(2).coulomb_pos, 0.25);
   EXPECT_EQ(robot.model.joint(2).coulomb_neg, -0.25);
@@ -247,7 +171,7 @@ TEST(Urdf, SameDynamicsAsTheHandBuiltChain) {
 
 TEST(Urdf, BaseAndTipChooseTheChain) {
   // From l1 to l3b: joints j2 and j3; j4 leaves the chain through a moving joint, so l4 and
-  // tool0 are carried by l3b's body with j4 locked at 0 (spec §8).
+  // tool0 are carried by l3b's body with j4 locked at 0 (docs/urdf.md).
   const denoc::RobotFile part = denoc::parse_urdf(kUrdf, "tilted.urdf", {"l1", "l3b"});
   ASSERT_EQ(part.dof(), 2);
   EXPECT_EQ(part.joint_names, (std::vector<std::string>{"j2", "j3"}));
@@ -285,7 +209,7 @@ denoc::LinkSpec<double> carrying(const denoc::LinkSpec<double>& link,
   return sum.spec(link.type, link.placement);
 }
 
-// Spec §8: a branch that leaves the chain through a moving joint is carried as a rigid part of
+// docs/urdf.md: a branch that leaves the chain through a moving joint is carried as a rigid part of
 // the body it hangs from, its joints locked at 0 (or at the nearest limit when 0 is outside
 // them), with one warning line naming the joints; its mass is not dropped.
 TEST(Urdf, BranchesOffTheChainAreCarriedLockedWithOneWarning) {
@@ -346,9 +270,9 @@ TEST(Urdf, ErrorsNameTheJointOrLink) {
       "arm.urdf: not a valid URDF");
 }
 
-// --inertia-checks warn (spec §10; a URDF has no inertia_checks key): an inertia that breaks the
-// triangle inequality is refused by default and let in with one warning naming the link when
-// asked, and the apps are told to check M at every state; the rest of the chain is unchanged.
+// --inertia-checks warn (docs/robot-file.md; a URDF has no inertia_checks key): an inertia that
+// breaks the triangle inequality is refused by default and let in with one warning naming the link
+// when asked, and the apps are told to check M at every state; the rest of the chain is unchanged.
 // Negative masses stay errors.
 TEST(Urdf, InertiaChecksWarnLetsInPublishedSets) {
   const std::string bad = replaced(kUrdf, R"(ixx="0.01" iyy="0.012" izz="0.005")",
@@ -377,9 +301,9 @@ TEST(Urdf, InertiaChecksWarnLetsInPublishedSets) {
 
 namespace {
 
-// --set on a URDF (spec §9): the chain's numbers changed as the paths of a robot file name them,
-// giving the same model as the same change made to the loaded chain by hand; bad keys and values
-// are InputError naming the key.
+// --set on a URDF (docs/urdf.md): the chain's numbers changed as the paths of a robot file name
+// them, giving the same model as the same change made to the loaded chain by hand; bad keys and
+// values are InputError naming the key.
 TEST(Urdf, OverridesReachTheChain) {
   const denoc::RobotFile robot = denoc::parse_urdf(kUrdf, "tilted.urdf");
   denoc::RobotFile changed = robot;
@@ -522,8 +446,8 @@ const std::vector<UrdfJoint> kUr5Joints{{pose(0, 0, 0.089159, 0, 0, 0), Vec3<dou
 const Transform<double> kUr5Flange = pose(0, 0.0823, 0, 0, 0, kHalfPi);
 const Transform<double> kUr5Tool0 = pose(0.02, 0, 0, kHalfPi, 0, kHalfPi);
 
-// Spec §8, the tip: leaves reached through no moving joint (the UR5's `base`) are carried by the
-// base; the one leaf left is the default tip even behind fixed joints, and its frame is the
+// docs/urdf.md, the tip: leaves reached through no moving joint (the UR5's `base`) are carried by
+// the base; the one leaf left is the default tip even behind fixed joints, and its frame is the
 // tool frame of pose and jacobian.
 TEST(UrdfTip, DefaultTipIsTheOnlyLeafBeyondTheLastMovingJoint) {
   const denoc::RobotFile robot = denoc::load_robot_file(fixture("ur5_like.urdf"));
@@ -592,7 +516,7 @@ TEST(UrdfTip, MessagesNameTheUrdfLeaves) {
   EXPECT_EQ(denoc::parse_urdf(sensor, "arm.urdf").tip_link, "tool0");
 }
 
-// The Panda with its hand (spec §8): with --tip panda_hand the two fingers are carried, locked
+// The Panda with its hand (docs/urdf.md): with --tip panda_hand the two fingers are carried, locked
 // at 0, as a rigid payload would be; computed here from the fixture's numbers and put on
 // robots/panda.urdf (which ends at panda_link8) as a payload at the flange.
 TEST(UrdfBranches, PandaFingersAreCarriedAsARigidPayload) {
@@ -642,7 +566,7 @@ TEST(UrdfBranches, PandaFingersAreCarriedAsARigidPayload) {
   }
 }
 
-// Spec §8: a mimic joint on the chain is an independent joint, named in one warning line.
+// docs/urdf.md: a mimic joint on the chain is an independent joint, named in one warning line.
 TEST(UrdfMimic, MimicJointsAreIndependentJointsWithOneWarning) {
   const std::string text = text_of(fixture("mimic_chain.urdf"));
   const denoc::RobotFile robot = denoc::parse_urdf(text, "mimic_chain.urdf");
@@ -702,8 +626,8 @@ TEST(UrdfFiles, RecognisedByContentWithLinesForXmlErrors) {
   std::filesystem::remove_all(dir);
 }
 
-// --set on a URDF gives the verdicts a robot YAML gives for the same override (spec §9: "the
-// result is checked as the file is"): the same chain as a YAML (exported, with the same drive
+// --set on a URDF gives the verdicts a robot YAML gives for the same override (docs/robot-file.md:
+// "the result is checked as the file is"): the same chain as a YAML (exported, with the same drive
 // block on link 2) and as the URDF, strict and with inertia checks warn.
 TEST(UrdfOverrides, SameVerdictsAsTheRobotYaml) {
   const denoc::RobotFile urdf = denoc::parse_urdf(kUrdf, "tilted.urdf");
@@ -746,7 +670,7 @@ TEST(UrdfOverrides, SameVerdictsAsTheRobotYaml) {
 }
 
 // --describe shows a URDF's <dynamics> as what they are, the drive's B and Tc in the dynamics
-// (spec §8), and the tool frame: the tip link's frame.
+// (docs/urdf.md), and the tool frame: the tip link's frame.
 TEST(UrdfDescribe, SaysTheDynamicsAreUsedAndNamesTheToolFrame) {
   const denoc::RobotFile robot = denoc::load_robot_file(fixture("ur5_like.urdf"));
   std::ostringstream out;

@@ -1,4 +1,4 @@
-// denoc_bench: the suite side by side with Orocos KDL (issue 4), in one Google Benchmark binary.
+// denoc_bench: the suite side by side with Orocos KDL, in one Google Benchmark binary.
 //
 //   denoc_bench --check           only the agreement check (suite against KDL), as a table
 //   denoc_bench [--skip-check] [--benchmark_...]
@@ -16,11 +16,11 @@
 //                                             target ratios (see register_pair)
 //   pair/inv/<model>                          the O(n^2) inverse GIM (U D U^T) and the O(n^3) one
 //                                             (Cholesky) timed in turns (register_inverse_pair)
-//   race/<id|gim|fd|fd_chol|inv>/<model>      issue 16: the suite (double) and every peer built in
+//   race/<id|gim|fd|fd_chol|inv>/<model>      the suite (double) and every peer built in
 //                                             (RBDL, Pinocchio LOCAL and WORLD conventions) timed
 //                                             in turns (see register_race); only when a peer is
 //                                             built (DENOC_RBDL_DIR, DENOC_PINOCCHIO_DIR). inv
-//                                             (issue 12): the suite's O(n^2) inverse GIM against
+//                                             the suite's O(n^2) inverse GIM against
 //                                             Pinocchio's computeMinverse, the one peer route
 //   model: stanford, or n:<n> for the chains of the issue.
 //
@@ -83,7 +83,7 @@ struct ModelSpec {
   denoc::Model<double> model;
 };
 
-// The chain generator of issue 4: n revolute joints, standard DH, alternating alpha = -+90 deg,
+// The benchmark chains: n revolute joints, standard DH, alternating alpha = -+90 deg,
 // a = 0.1, b = 0.05, m = 1, com = (0.05, 0, 0), I = diag(0.01, 0.02, 0.03) about the mass
 // centre, gravity (0, 0, -9.81).
 ModelSpec chain_model(int n) {
@@ -319,8 +319,8 @@ struct Agreement {
 };
 
 constexpr double kTolerance = 1e-12;
-// Inverses of M: issue 12's bound. Two inverses may differ by up to about eps cond(M) relative;
-// cond(M) is 1.6e6 at n = 384 here, where Pinocchio's and the suite's differ by 3e-13.
+// Inverses of M: the bound they must meet. Two inverses may differ by up to about eps cond(M)
+// relative; cond(M) is 1.6e6 at n = 384 here, where Pinocchio's and the suite's differ by 3e-13.
 constexpr double kInverseTolerance = 1e-10;
 
 #ifndef DENOC_BENCH_NO_KDL
@@ -407,7 +407,7 @@ bool check_agreement(const std::vector<ModelSpec>& specs, bool verbose) {
 #endif  // DENOC_BENCH_NO_KDL
 
 // ----------------------------------------------------------------------------------------------
-// The peers of issue 16 (RBDL, Pinocchio), built per model once and shared by the check and the
+// The peers (RBDL, Pinocchio), built per model once and shared by the check and the
 // races. Pinocchio only up to kPinocchioMaxDof joints (its Data's n^3 tensors).
 
 struct PeerSet {
@@ -759,7 +759,7 @@ void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
   })->UseManualTime();
 }
 
-// The race of issue 16: the suite and every peer of the model take turns in batches (the order
+// The race: the suite and every peer of the model take turns in batches (the order
 // rotated every round), as register_pair times the suite and KDL, so that all see the same
 // machine. A batch is about 30 us of the suite's calls, calibrated once (at least one call).
 // Timed by the thread's CPU clock (see register_inverse_pair: a long call on a loaded machine is

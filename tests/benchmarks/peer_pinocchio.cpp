@@ -1,4 +1,4 @@
-// Pinocchio (stack-of-tasks/pinocchio, 3.x) as a peer of denoc_bench (issue 16), header-only:
+// Pinocchio (stack-of-tasks/pinocchio, 3.x) as a peer of denoc_bench, header-only:
 // rnea, crba, aba and nonLinearEffects instantiated here with the suite's flags; see peers.hpp
 // for the model.
 #include <pinocchio/algorithm/aba.hpp>

@@ -1,4 +1,4 @@
-// RBDL (rbdl/rbdl, 3.3.x) as a peer of denoc_bench (issue 16); see peers.hpp for the model.
+// RBDL (rbdl/rbdl, 3.3.x) as a peer of denoc_bench; see peers.hpp for the model.
 #include <rbdl/rbdl.h>
 
 #include <Eigen/Cholesky>

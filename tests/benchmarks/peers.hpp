@@ -1,4 +1,4 @@
-// The peers of issue 16 in denoc_bench: RBDL and Pinocchio, compiled from the user's source
+// The peers in denoc_bench: RBDL and Pinocchio, compiled from the user's source
 // checkouts with the suite's own compiler and flags (tests/benchmarks/CMakeLists.txt,
 // DENOC_RBDL_DIR and DENOC_PINOCCHIO_DIR). Each peer sits in its own translation unit (its
 // headers, warnings and compile time stay there); denoc_bench sees only this interface.
@@ -47,9 +47,9 @@ class Peer {
   virtual const Eigen::VectorXd& fd_chol(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                                          const Eigen::VectorXd& tau) = 0;
   // The inverse inertia matrix by the peer's own route: its storage, or null when it has none
-  // (issue 12's peer is Pinocchio's O(n^2) computeMinverse, which fills the upper triangle of a
-  // row-major matrix and is timed so; RBDL offers no inverse of its own). minv_full gives the
-  // whole matrix, for the agreement check; has_minv says whether there is one.
+  // (the inverse inertia matrix's peer is Pinocchio's O(n^2) computeMinverse, which fills the upper
+  // triangle of a row-major matrix and is timed so; RBDL offers no inverse of its own). minv_full
+  // gives the whole matrix, for the agreement check; has_minv says whether there is one.
   virtual bool has_minv() const { return false; }
   virtual const double* minv(const Eigen::VectorXd& q) {
     (void)q;

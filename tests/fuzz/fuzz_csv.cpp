@@ -1,8 +1,8 @@
-// libFuzzer harness for the CSV readers (spec §2, §4 and §11): the first byte chooses the reader
-// (bit 0: ridim's trajectory reader, or rfdsim's torque file through SampledForces) and the
-// number of joints (bits 1-2: 1 to 4); the rest is the file. Any text must be read or refused with
-// InputError naming the file and a line; every value read must be finite and the times strictly
-// increasing. Built and run by scripts/check (tests/fuzz/CMakeLists.txt).
+// libFuzzer harness for the CSV readers (docs/csv.md, docs/command-line.md and docs/errors.md): the
+// first byte chooses the reader (bit 0: ridim's trajectory reader, or rfdsim's torque file through
+// SampledForces) and the number of joints (bits 1-2: 1 to 4); the rest is the file. Any text must
+// be read or refused with InputError naming the file and a line; every value read must be finite
+// and the times strictly increasing. Built and run by scripts/check (tests/fuzz/CMakeLists.txt).
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

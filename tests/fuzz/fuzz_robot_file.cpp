@@ -1,7 +1,7 @@
-// libFuzzer harness for the robot-file loader (parse_robot_file, spec §1 and §11): any text must
-// either load or be refused with InputError; anything else (a crash, another exception, memory
-// or undefined-behaviour errors found by the sanitizers it is built with) is a finding.
-// Built and run by scripts/check (tests/fuzz/CMakeLists.txt).
+// libFuzzer harness for the robot-file loader (parse_robot_file, docs/robot-file.md and
+// docs/errors.md): any text must either load or be refused with InputError; anything else (a crash,
+// another exception, memory or undefined-behaviour errors found by the sanitizers it is built with)
+// is a finding. Built and run by scripts/check (tests/fuzz/CMakeLists.txt).
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -11,30 +11,15 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
+#include "support/ascher_arm.hpp"
 
 namespace denoc::reproduce {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Ascher et al.'s badly conditioned two-link arm as Mata et al. (2002) §5.1 run it: links of
-// 0.02 m, 0.1 kg and 2 m, 10 kg, bars 0.02 m wide, gravity (9.81 m/s^2) across the links along
-// -y, no joint forces. The same model as tests/test_fd_essentials.cpp and
-// tests/test_gibbs_appell.cpp build (standard DH, frames at the far ends of the links).
-template <typename S>
-Model<S> ascher_arm() {
-  std::vector<DhLink<S>> rows(2);
-  const S width = S(0.02), length[2] = {S(0.02), S(2.0)}, mass[2] = {S(0.1), S(10.0)};
-  for (int i = 0; i < 2; ++i) {
-    const S l = length[i], m = mass[i];
-    rows[i].a = l;
-    rows[i].mass = m;
-    rows[i].com = Vec3<S>(-l / 2, 0, 0);
-    rows[i].inertia =
-        Vec3<S>(m * width * width / 12, m * l * l / 12, m * (l * l + width * width) / 12)
-            .asDiagonal();
-  }
-  return Model<S>(links_from_dh(DhConvention::standard, rows), Vec3<S>(0, S(-9.81), 0));
-}
+// Ascher et al.'s badly conditioned two-link arm (Mata et al. 2002, Sec. 5.1), shared with the
+// tests.
+using denoc_test::ascher_arm;
 
 // The forward-dynamics routes of the suite, in the order of Table 5 and beyond.
 enum class Route { udu, cholesky, gibbs_appell, fixman };

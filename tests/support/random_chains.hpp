@@ -1,6 +1,6 @@
 // Seeded random serial chains for the tests: DH rows (both conventions, mixed revolute and
 // prismatic joints, full inertia tensors about the mass centre, gravity in an odd direction) and
-// random states. Shared by test_identities.cpp, test_fixman.cpp and test_inverse_inertia.cpp.
+// random states. random_chain() is the quicker form: the model alone, from a caller's engine.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -109,5 +109,30 @@ class Generator {
 };
 
 }  // namespace random_chains
+
+// A model straight from the caller's engine: mixed revolute/prismatic joints (about half each),
+// random DH rows, full inertia tensors (a random rotation of a diagonal one), gravity in an odd
+// direction.
+inline denoc::Model<double> random_chain(int n, denoc::DhConvention convention, std::mt19937& rng) {
+  using namespace denoc;
+  constexpr double kPi = 3.14159265358979323846;
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<DhLink<double>> rows;
+  for (int i = 0; i < n; ++i) {
+    DhLink<double> r;
+    r.type = u(rng) < 0 ? JointType::prismatic : JointType::revolute;
+    r.a = 0.5 * u(rng);
+    r.b = 0.5 * u(rng);
+    r.alpha = kPi * u(rng);
+    r.theta = kPi * u(rng);
+    r.mass = 2 + u(rng);
+    r.com = Vec3<double>(0.2 * u(rng), 0.2 * u(rng), 0.2 * u(rng));
+    const Eigen::Quaterniond turn(u(rng), u(rng), u(rng), 1.0);
+    const Mat3<double> R = turn.normalized().toRotationMatrix();
+    r.inertia = R * Vec3<double>(0.05, 0.04, 0.07).asDiagonal() * R.transpose();
+    rows.push_back(r);
+  }
+  return Model<double>(links_from_dh(convention, rows), Vec3<double>(1.3, -4.2, -8.1));
+}
 
 }  // namespace denoc_test

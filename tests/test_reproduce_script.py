@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""scripts/reproduce run as a user runs it, on two sections of its report (--only):
+- Saha (1999) §6.1: the holding torques it reports for the planar arm at t = 0 are the closed
+  form of three uniform rods stretched along x under gravity (robots/planar3.yaml);
+- Mata et al. (2002) §5.1, Table 5: the errors it reports are the ones denoc_reproduce computes
+  (run here on its own), the paper's columns are the paper's, and the ordering the text states
+  holds for the numbers in the table;
+- the report holds the chosen sections only; bad usage and a missing build are exit 2.
+Exit 77 (skipped by CTest) when matplotlib is missing (scripts/plot draws the figures).
+
+  test_reproduce_script.py REPRODUCE BUILD_DIR
+"""
+import csv
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import script_checks  # noqa: E402
+from script_checks import check, run  # noqa: E402
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("test_reproduce_script: skipped: python3-matplotlib is missing")
+    sys.exit(77)
+
+reproduce, build = sys.argv[1:3]
+
+
+def planar3_holding_torques(g=9.81, lengths=(0.4, 0.3, 0.2), masses=(4, 3, 2)):
+    """Joint i carries the weight of every rod beyond it, each at its centre: tau_i = g sum_k>=i
+    m_k (x_k - x_i), x the distance along the stretched arm from the base."""
+    starts = [sum(lengths[:i]) for i in range(3)]
+    centres = [starts[i] + lengths[i] / 2 for i in range(3)]
+    return [g * sum(masses[k] * (centres[k] - starts[i]) for k in range(i, 3)) for i in range(3)]
+
+
+def table_rows(report, heading):
+    """The rows of the first table after the heading: {first cell: [other cells]}."""
+    section = report.split(heading, 1)[1]
+    rows = {}
+    for line in section.splitlines():
+        if line.startswith("| ") and not line.startswith("| route") and "---" not in line:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[cells[0]] = cells[1:]
+        elif rows and not line.startswith("|"):
+            break
+    return rows
+
+
+def check_saha_planar3(report):
+    m = re.search(r"tau\(0\) = holding torques \(([-\d.]+), ([-\d.]+), ([-\d.]+)\) N m", report)
+    if not check(m is not None, "report: no holding torques in the Saha section"):
+        return
+    expected = planar3_holding_torques()
+    for j, (got, want) in enumerate(zip(map(float, m.groups()), expected), start=1):
+        check(abs(got - want) <= 6e-4, f"tau{j}(0) = {got}, closed form {want:.4f}")
+
+
+def check_mata_table5(report, tmp):
+    steps, summary = os.path.join(tmp, "steps.csv"), os.path.join(tmp, "summary.csv")
+    r = run([os.path.join(build, "tests", "denoc_reproduce"), "table5", steps, summary])
+    check(r.returncode == 0, f"denoc_reproduce table5: {r.stderr}")
+    library = {row["route"]: [float(row[k]) for k in ("max1", "mean1", "max2", "mean2")]
+               for row in csv.DictReader(open(summary))}
+    rows = table_rows(report, "## Mata et al. (2002) §5.1: Table 5 and Fig. 2")
+    paper = {"udu (ABA)": ("0.4976", "0.01324"), "cholesky (CRBA)": ("1.2922", "0.2751"),
+             "gibbs_appell (GA)": ("0.534", "0.008761"), "fixman (-)": ("-", "-")}
+    check(set(rows) == set(paper), f"Table 5 routes {sorted(rows)}")
+    for name, cells in rows.items():
+        route = name.split(" ")[0]
+        check(tuple(cells[:2]) == paper.get(name), f"{name}: paper's columns {cells[:2]}")
+        s = library[route]
+        want = [f"{s[2]:.4f}", f"{s[3]:.4f}", f"{s[0]:.4f}", f"{s[1]:.4f}"]
+        check(cells[2:] == want, f"{name}: report {cells[2:]}, denoc_reproduce {want}")
+    # The text's claim: U D U^T < Gibbs-Appell < Cholesky in the largest and the mean error.
+    for k, what in ((2, "largest"), (3, "mean")):
+        udu, ga, chol = (library[r][k] for r in ("udu", "gibbs_appell", "cholesky"))
+        check(udu < ga < chol, f"{what} error: udu {udu}, gibbs-appell {ga}, cholesky {chol}")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "out")
+    r = run([reproduce, out, "--build", build, "--only", "saha-planar3", "--only", "mata-table5"])
+    check(r.returncode == 0, f"reproduce: exit {r.returncode}: {r.stderr}")
+    report = open(os.path.join(out, "report.md")).read() if r.returncode == 0 else ""
+    check_saha_planar3(report)
+    check_mata_table5(report, tmp)
+    headings = [line for line in report.splitlines() if line.startswith("## ")]
+    check(headings == ["## Saha (1999) §6.1: the planar three-link arm",
+                       "## Mata et al. (2002) §5.1: Table 5 and Fig. 2"],
+          f"report: sections {headings}, asked for two")
+    for name in ("saha_fig5_planar3_torques.png", "mata_fig2_errors.png"):
+        check(os.path.getsize(os.path.join(out, name)) > 0 if os.path.exists(
+            os.path.join(out, name)) else False, f"{name} not written")
+    for args, needle in (([out, "--build", build, "--only", "nosuch"], "invalid choice"),
+                         ([out, "--build", os.path.join(tmp, "nobuild")], "not built")):
+        r = run([reproduce, *args])
+        check(r.returncode == 2 and needle in r.stderr,
+              f"reproduce {args[1:]}: exit {r.returncode}, '{r.stderr.strip()}'")
+
+script_checks.finish("test_reproduce_script")
