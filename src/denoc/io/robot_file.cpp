@@ -18,6 +18,7 @@
 #include "denoc/io/inertia_check.hpp"
 #include "denoc/io/urdf.hpp"
 #include "denoc/io/yaml_document.hpp"
+#include "denoc/model/rotation.hpp"
 
 namespace denoc {
 
@@ -214,11 +215,7 @@ Transform<double> read_tool(const Reader& reader, const YAML::Node& node, double
   Transform<double> tool;
   if (node["xyz"]) tool.p = reader.vector(node["xyz"], "tool.xyz", 3);
   if (node["rpy"]) {
-    const VecX<double> rpy = angle_scale * reader.vector(node["rpy"], "tool.rpy", 3);
-    tool.R = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
-              Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()) *
-              Eigen::AngleAxisd(rpy[0], Vec3<double>::UnitX()))
-                 .toRotationMatrix();
+    tool.R = rotation_from_rpy<double>(angle_scale * reader.vector(node["rpy"], "tool.rpy", 3));
   }
   return tool;
 }
@@ -291,11 +288,7 @@ Transform<double> read_base(const Reader& reader, const YAML::Node& node, double
   Transform<double> base;
   if (node["xyz"]) base.p = reader.vector(node["xyz"], "base.xyz", 3);
   if (node["rpy"]) {
-    const Vec3<double> rpy = angle_scale * reader.vector(node["rpy"], "base.rpy", 3);
-    base.R = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
-              Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()) *
-              Eigen::AngleAxisd(rpy[0], Vec3<double>::UnitX()))
-                 .toRotationMatrix();
+    base.R = rotation_from_rpy<double>(angle_scale * reader.vector(node["rpy"], "base.rpy", 3));
   }
   return base;
 }

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -20,6 +19,7 @@
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
+#include "denoc/io/number.hpp"
 
 namespace denoc {
 
@@ -51,32 +51,23 @@ Pose to_pose(const urdf::Pose& p) {
   return t;
 }
 
-Pose inverse(const Pose& t) {
-  return {t.R.transpose(), -(t.R.transpose() * t.p)};
-}
+// A body's mass, mass centre and inertia about the mass centre, in one frame: what a payload
+// holds, so the same struct.
+using MassProperties = Payload<double>;
 
-// A body's mass, mass centre and inertia about the mass centre, in one frame.
-struct MassProperties {
-  double mass = 0;
-  Vec3<double> com = Vec3<double>::Zero();
-  Mat3<double> inertia = Mat3<double>::Zero();
-};
-
-// Two rigidly joined bodies as one (parallel-axis theorem about the common mass centre).
+// Two rigidly joined bodies as one: each body's inertia carried from its own mass centre to the
+// common one (the parallel-axis theorem, BodyInertia::shifted) and the two added.
 MassProperties combine(const MassProperties& a, const MassProperties& b) {
   MassProperties c;
   c.mass = a.mass + b.mass;
-  if (c.mass == 0) {  // massless bodies may still carry rotational inertia (Corke's Puma link 1)
-    c.inertia = a.inertia + b.inertia;
-    return c;
-  }
-  c.com = (a.mass * a.com + b.mass * b.com) / c.mass;
-  auto shifted = [&](const MassProperties& body) {
-    const Vec3<double> r = body.com - c.com;
-    return Mat3<double>(body.inertia + body.mass * (r.squaredNorm() * Mat3<double>::Identity() -
-                                                    r * r.transpose()));
+  // Massless bodies may still carry rotational inertia (Corke's Puma link 1), about any point.
+  if (c.mass != 0) c.com = (a.mass * a.com + b.mass * b.com) / c.mass;
+  auto about_common_centre = [&](const MassProperties& body) {
+    return BodyInertia<double>::about_mass_centre(body.mass, body.inertia)
+        .shifted(body.com - c.com)
+        .rotational;
   };
-  c.inertia = shifted(a) + shifted(b);
+  c.inertia = about_common_centre(a) + about_common_centre(b);
   return c;
 }
 
@@ -286,12 +277,6 @@ void check_xml(const std::string& text, const std::string& path) {
                    where);
 }
 
-std::string number_text(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
-}
-
 }  // namespace
 
 RobotFile parse_urdf(const std::string& text, const std::string& path,
@@ -378,7 +363,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
     LinkSpec<double> spec;
     spec.type = j.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
     spec.placement = link_in_joint_frame * origin * turn;
-    link_in_joint_frame = inverse(turn);  // the child link's frame seen from J_i
+    link_in_joint_frame = turn.inverse();  // the child link's frame seen from J_i
     const urdf::Link& child = reader.link(j.child_link_name, key + " child");
     const urdf::Joint* next = nullptr;
     for (std::size_t m = k + 1; m < path_joints.size() && !next; ++m) {
@@ -407,7 +392,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   if (!locked.empty()) {
     std::vector<std::string> names;
     for (const LockedJoint& l : locked)
-      names.push_back(l.name + " at " + number_text(l.q));
+      names.push_back(l.name + " at " + shortest(l.q));
     robot.warnings.push_back(
         path + ": carried " + std::to_string(locked.size()) +
         " moving joint(s) of branches off the chain " + base.name + " -> " + tip.name +
@@ -433,18 +418,10 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
 
 namespace {
 
-// A number as YAML text that reads back as the same double.
-std::string exact(double x) {
-  char text[32];
-  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
-  (void)ec;
-  return std::string(text, end);
-}
-
 YAML::Node yaml_list(std::initializer_list<double> values) {
   YAML::Node list(YAML::NodeType::Sequence);
   for (double v : values)
-    list.push_back(exact(v));
+    list.push_back(shortest(v));
   return list;
 }
 
@@ -454,24 +431,24 @@ YAML::Node yaml_list(std::initializer_list<double> values) {
 YAML::Node yaml_link(const LinkSpec<double>& l, bool with_mass) {
   YAML::Node node(YAML::NodeType::Map);
   node["joint"] = l.type == JointType::revolute ? "revolute" : "prismatic";
-  node["mass"] = with_mass ? exact(l.mass) : std::string("1");
+  node["mass"] = with_mass ? shortest(l.mass) : std::string("1");
   node["com"] = yaml_list({l.com[0], l.com[1], l.com[2]});
   const Mat3<double>& I = l.inertia;
   YAML::Node inertia(YAML::NodeType::Map);
-  inertia["xx"] = exact(I(0, 0));
-  inertia["yy"] = exact(I(1, 1));
-  inertia["zz"] = exact(I(2, 2));
-  inertia["xy"] = exact(I(0, 1));
-  inertia["xz"] = exact(I(0, 2));
-  inertia["yz"] = exact(I(1, 2));
+  inertia["xx"] = shortest(I(0, 0));
+  inertia["yy"] = shortest(I(1, 1));
+  inertia["zz"] = shortest(I(2, 2));
+  inertia["xy"] = shortest(I(0, 1));
+  inertia["xz"] = shortest(I(0, 2));
+  inertia["yz"] = shortest(I(1, 2));
   node["inertia"] = inertia;
   const Drive<double>& d = l.drive;
   YAML::Node drive(YAML::NodeType::Map);
-  drive["Jm"] = exact(d.Jm);
-  drive["G"] = exact(d.G);
-  drive["B"] = exact(d.B);
+  drive["Jm"] = shortest(d.Jm);
+  drive["G"] = shortest(d.G);
+  drive["B"] = shortest(d.B);
   drive["Tc"] =
-      d.Tc_neg == -d.Tc_pos ? YAML::Node(exact(d.Tc_pos)) : yaml_list({d.Tc_pos, d.Tc_neg});
+      d.Tc_neg == -d.Tc_pos ? YAML::Node(shortest(d.Tc_pos)) : yaml_list({d.Tc_pos, d.Tc_neg});
   node["drive"] = drive;
   return node;
 }
