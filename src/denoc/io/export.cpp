@@ -105,93 +105,124 @@ double snapped(double x, double tolerance) {
   return std::abs(x) < tolerance ? 0.0 : x;
 }
 
-}  // namespace
+// The joint frames J_i at q = 0 in the base frame, whose z axes and origins are the joint axes
+// the DH table must give back, and the tolerance on lengths at the chain's size.
+struct ChainAxes {
+  std::vector<Pose> W;
+  double scale = 1, tol = 1e-12;
+  Vec3<double> z(std::size_t i) const { return W[i].R.col(2); }
+  const Vec3<double>& o(std::size_t i) const { return W[i].p; }
+};
 
-DhFit fit_dh(const Model<double>& model, DhConvention convention) {
-  const std::vector<LinkSpec<double>>& links = model.links();
-  const std::size_t n = links.size();
-  std::vector<Pose> W(n);  // J_i at q = 0, in the base frame
+ChainAxes chain_axes(const std::vector<LinkSpec<double>>& links) {
+  ChainAxes axes;
   Pose at;
-  double scale = 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    at = at * links[i].placement;
-    W[i] = at;
-    scale = std::max(scale, at.p.norm());
+  for (const LinkSpec<double>& link : links) {
+    at = at * link.placement;
+    axes.W.push_back(at);
+    axes.scale = std::max(axes.scale, at.p.norm());
   }
-  const double tol = 1e-12 * scale;
-  auto z = [&](std::size_t i) { return Vec3<double>(W[i].R.col(2)); };
-  auto o = [&](std::size_t i) { return W[i].p; };
+  axes.tol = 1e-12 * axes.scale;
+  return axes;
+}
 
-  DhFit fit;
-  fit.convention = convention;
-  std::vector<Pose> F(n + 1);  // the DH frames 0..n at q = 0; link i's frame is F[i + 1]
-  if (convention == DhConvention::standard) {
-    // F_0's z axis must be the first joint axis (the joint turns about the frame before it).
-    const Vec3<double> off_axis = o(0) - o(0).dot(z(0)) * z(0);
-    if ((z(0) - Vec3<double>::UnitZ()).cwiseAbs().maxCoeff() > 1e-12 ||
-        off_axis.cwiseAbs().maxCoeff() > tol) {
-      fit.base = W[0];
-      F[0] = W[0];
-    }
-    // F_k (k = 1..n-1) sits on axis k+1, x along the common normal from axis k to axis k+1.
-    for (std::size_t k = 1; k < n; ++k) {
-      const CommonNormal cn =
-          common_normal(F[k - 1].p, z(k - 1), o(k), z(k), F[k - 1].p, F[k - 1].R.col(0), tol);
-      F[k] = frame(cn.x, z(k), cn.foot_b);
-    }
-    F[n] = F[n - 1];  // a_n = alpha_n = d_n = theta_n = 0: F_n is F_{n-1} turned by q_n
-    if (n == 1) F[1] = F[0];
-  } else {
-    // F_k (k = 1..n-1) sits on axis k, x along the common normal from axis k to axis k+1.
-    for (std::size_t k = 1; k < n; ++k) {
-      const CommonNormal cn =
-          common_normal(o(k - 1), z(k - 1), o(k), z(k), F[k - 1].p, F[k - 1].R.col(0), tol);
-      F[k] = frame(cn.x, z(k - 1), cn.foot_a);
-    }
-    // F_n: on the last axis where F_{n-1}'s x axis meets it, x along F_{n-1}'s x.
-    const Vec3<double> foot = o(n - 1) + z(n - 1).dot(F[n - 1].p - o(n - 1)) * z(n - 1);
-    F[n] = frame(perpendicular(z(n - 1), F[n - 1].R.col(0)), z(n - 1), foot);
-    // F_0 -> F_1 must be Rx Tx Rz Tz: base x perpendicular to the first axis and meeting it.
-    DhLink<double> first;
-    if (dh_parameters(convention, F[1], first) > 1e-9) {
-      fit.base = F[1];
-      F[0] = F[1];
-    }
+// Standard DH frames F_0..F_n at q = 0 (link i's frame is F[i + 1]); sets fit.base when F_0
+// cannot be the base frame.
+std::vector<Pose> standard_frames(const ChainAxes& c, DhFit& fit) {
+  const std::size_t n = c.W.size();
+  std::vector<Pose> F(n + 1);
+  // F_0's z axis must be the first joint axis (the joint turns about the frame before it).
+  const Vec3<double> off_axis = c.o(0) - c.o(0).dot(c.z(0)) * c.z(0);
+  if ((c.z(0) - Vec3<double>::UnitZ()).cwiseAbs().maxCoeff() > 1e-12 ||
+      off_axis.cwiseAbs().maxCoeff() > c.tol) {
+    fit.base = c.W[0];
+    F[0] = c.W[0];
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    DhLink<double> row;
-    row.type = links[i].type;
-    const double residual = dh_parameters(convention, F[i].inverse() * F[i + 1], row);
-    if (residual > 1e-9) {
-      throw RunError("fit_dh: joint " + std::to_string(i + 1) + ": not of DH form (" +
-                     std::to_string(residual) + "); please report this chain");
-    }
-    row.a = snapped(row.a, tol);
-    row.b = snapped(row.b, tol);
-    row.alpha = snapped(row.alpha, 1e-14);
-    row.theta = snapped(row.theta, 1e-14);
-    // Link i moves with J_i; its DH frame is F_{i+1} = J_i Post with Post constant.
-    const Pose post = W[i].inverse() * F[i + 1];
-    row.mass = links[i].mass;
-    row.com = post.inverse() * links[i].com;
-    row.inertia = post.R.transpose() * links[i].inertia * post.R;
-    row.inertia = (row.inertia + row.inertia.transpose()) / 2;
-    fit.rows.push_back(row);
+  // F_k (k = 1..n-1) sits on axis k+1, x along the common normal from axis k to axis k+1.
+  for (std::size_t k = 1; k < n; ++k) {
+    const CommonNormal cn =
+        common_normal(F[k - 1].p, c.z(k - 1), c.o(k), c.z(k), F[k - 1].p, F[k - 1].R.col(0), c.tol);
+    F[k] = frame(cn.x, c.z(k), cn.foot_b);
   }
-  fit.last_frame = W[n - 1].inverse() * F[n];
-  // The table must give back the same axes (a check on the above, cheap beside a file write).
+  F[n] = F[n - 1];  // a_n = alpha_n = d_n = theta_n = 0: F_n is F_{n-1} turned by q_n
+  if (n == 1) F[1] = F[0];
+  return F;
+}
+
+// Modified DH frames F_0..F_n at q = 0, as standard_frames.
+std::vector<Pose> modified_frames(const ChainAxes& c, DhFit& fit) {
+  const std::size_t n = c.W.size();
+  std::vector<Pose> F(n + 1);
+  // F_k (k = 1..n-1) sits on axis k, x along the common normal from axis k to axis k+1.
+  for (std::size_t k = 1; k < n; ++k) {
+    const CommonNormal cn =
+        common_normal(c.o(k - 1), c.z(k - 1), c.o(k), c.z(k), F[k - 1].p, F[k - 1].R.col(0), c.tol);
+    F[k] = frame(cn.x, c.z(k - 1), cn.foot_a);
+  }
+  // F_n: on the last axis where F_{n-1}'s x axis meets it, x along F_{n-1}'s x.
+  const Vec3<double> foot = c.o(n - 1) + c.z(n - 1).dot(F[n - 1].p - c.o(n - 1)) * c.z(n - 1);
+  F[n] = frame(perpendicular(c.z(n - 1), F[n - 1].R.col(0)), c.z(n - 1), foot);
+  // F_0 -> F_1 must be Rx Tx Rz Tz: base x perpendicular to the first axis and meeting it.
+  DhLink<double> first;
+  if (dh_parameters(DhConvention::modified, F[1], first) > 1e-9) {
+    fit.base = F[1];
+    F[0] = F[1];
+  }
+  return F;
+}
+
+// Row i of the table: the DH parameters of F_i -> F_{i+1}, and the body re-expressed in F_{i+1}.
+DhLink<double> dh_row(DhConvention convention, const LinkSpec<double>& link, const Pose& W,
+                      const Pose& F, const Pose& F_next, double tol, std::size_t i) {
+  DhLink<double> row;
+  row.type = link.type;
+  const double residual = dh_parameters(convention, F.inverse() * F_next, row);
+  if (residual > 1e-9) {
+    throw RunError("fit_dh: joint " + std::to_string(i + 1) + ": not of DH form (" +
+                   std::to_string(residual) + "); please report this chain");
+  }
+  row.a = snapped(row.a, tol);
+  row.b = snapped(row.b, tol);
+  row.alpha = snapped(row.alpha, 1e-14);
+  row.theta = snapped(row.theta, 1e-14);
+  // Link i moves with J_i; its DH frame is F_{i+1} = J_i Post with Post constant.
+  const Pose post = W.inverse() * F_next;
+  row.mass = link.mass;
+  row.com = post.inverse() * link.com;
+  row.inertia = post.R.transpose() * link.inertia * post.R;
+  row.inertia = (row.inertia + row.inertia.transpose()) / 2;
+  return row;
+}
+
+// The table must give back the same axes (a check on the fit, cheap beside a file write).
+void check_gives_back_axes(const DhFit& fit, const ChainAxes& c) {
   const std::vector<LinkSpec<double>> rebuilt =
-      links_from_dh(convention, fit.rows, fit.base ? *fit.base : Pose());
-  Pose at2;
-  for (std::size_t i = 0; i < n; ++i) {
-    at2 = at2 * rebuilt[i].placement;
-    const Vec3<double> dz = at2.R.col(2) - z(i);
-    const Vec3<double> dp = (at2.p - o(i)).cross(z(i));
-    if (dz.cwiseAbs().maxCoeff() > 1e-9 || dp.cwiseAbs().maxCoeff() > 1e-9 * scale) {
+      links_from_dh(fit.convention, fit.rows, fit.base ? *fit.base : Pose());
+  Pose at;
+  for (std::size_t i = 0; i < rebuilt.size(); ++i) {
+    at = at * rebuilt[i].placement;
+    const Vec3<double> dz = at.R.col(2) - c.z(i);
+    const Vec3<double> dp = (at.p - c.o(i)).cross(c.z(i));
+    if (dz.cwiseAbs().maxCoeff() > 1e-9 || dp.cwiseAbs().maxCoeff() > 1e-9 * c.scale) {
       throw RunError("fit_dh: joint " + std::to_string(i + 1) +
                      ": the DH table does not give back its axis; please report this chain");
     }
   }
+}
+
+}  // namespace
+
+DhFit fit_dh(const Model<double>& model, DhConvention convention) {
+  const std::vector<LinkSpec<double>>& links = model.links();
+  const ChainAxes axes = chain_axes(links);
+  DhFit fit;
+  fit.convention = convention;
+  const std::vector<Pose> F = convention == DhConvention::standard ? standard_frames(axes, fit)
+                                                                   : modified_frames(axes, fit);
+  for (std::size_t i = 0; i < links.size(); ++i)
+    fit.rows.push_back(dh_row(convention, links[i], axes.W[i], F[i], F[i + 1], axes.tol, i));
+  fit.last_frame = axes.W.back().inverse() * F.back();
+  check_gives_back_axes(fit, axes);
   return fit;
 }
 
@@ -294,8 +325,6 @@ bool needs_warn_checks(const RobotFile& robot) {
   return false;
 }
 
-const double kDeg = 180 / M_PI;
-
 // The robot YAML is written by yaml-cpp's emitter: keys, flow lists and maps, comments and
 // quoting are its; numbers are the shortest round-trip text (num), emitted as plain scalars.
 YAML::Emitter& operator<<(YAML::Emitter& out, const Vec3<double>& v) {
@@ -339,8 +368,8 @@ void emit_link(YAML::Emitter& out, const RobotFile& robot, const DhLink<double>&
       << (r.type == JointType::revolute ? "revolute" : "prismatic");
   const std::pair<const char*, double> numbers[] = {{"a", r.a},
                                                     {"b", r.b},
-                                                    {"alpha", r.alpha * kDeg},
-                                                    {"theta", r.theta * kDeg},
+                                                    {"alpha", r.alpha * kDegrees},
+                                                    {"theta", r.theta * kDegrees},
                                                     {"mass", r.mass}};
   for (const auto& entry : numbers)
     out << YAML::Key << entry.first << YAML::Value << num(entry.second);
@@ -356,7 +385,7 @@ void emit_link(YAML::Emitter& out, const RobotFile& robot, const DhLink<double>&
 void emit_tool_and_payload(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit) {
   const bool has_payload = robot.model.payload().mass > 0;
   const Transform<double> in_link_frame = fit.last_frame.inverse() * robot.model.tool();
-  Vec3<double> xyz = in_link_frame.p, rpy = kDeg * rpy_of(in_link_frame.R);
+  Vec3<double> xyz = in_link_frame.p, rpy = kDegrees * rpy_of(in_link_frame.R);
   const double length = std::max(1.0, xyz.cwiseAbs().maxCoeff());
   for (int k = 0; k < 3; ++k) {
     xyz[k] = tidy(xyz[k], length);
@@ -380,7 +409,7 @@ void emit_joint_values(YAML::Emitter& out, const char* key, const VecX<double>& 
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     const bool revolute =
         robot.model.links()[static_cast<std::size_t>(i)].type == JointType::revolute;
-    out << num(revolute ? v[i] * kDeg : v[i]);
+    out << num(revolute ? v[i] * kDegrees : v[i]);
   }
   out << YAML::EndSeq;
 }
@@ -424,7 +453,7 @@ void emit_header(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit,
                        "by `base` (URDF-style: R = Rz(yaw) Ry(pitch) Rx(roll), in angle_unit).")
       << YAML::Key << "base" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "xyz"
       << YAML::Value << fit.base->p << YAML::Key << "rpy" << YAML::Value
-      << Vec3<double>(kDeg * rpy_of(fit.base->R)) << YAML::EndMap;
+      << Vec3<double>(kDegrees * rpy_of(fit.base->R)) << YAML::EndMap;
 }
 
 }  // namespace

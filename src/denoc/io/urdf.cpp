@@ -277,142 +277,180 @@ void check_xml(const std::string& text, const std::string& path) {
                    where);
 }
 
-}  // namespace
-
-RobotFile parse_urdf(const std::string& text, const std::string& path,
-                     const ChainSelection& chain) {
+// The URDF's text as urdfdom's model, its errors gathered into one InputError.
+urdf::ModelInterfaceSharedPtr parsed_urdf(const std::string& text, const std::string& path) {
   check_xml(text, path);
-  urdf::ModelInterfaceSharedPtr parsed;
-  {
-    CapturedLog log;
-    parsed = urdf::parseURDF(text);
-    if (!parsed) {
-      throw InputError(path + ": not a valid URDF" + (log.errors.empty() ? "" : ": " + log.errors));
-    }
+  CapturedLog log;
+  urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(text);
+  if (!parsed) {
+    throw InputError(path + ": not a valid URDF" + (log.errors.empty() ? "" : ": " + log.errors));
   }
-  const urdf::ModelInterface& urdf = *parsed;
-  UrdfReader reader(urdf, path, chain.inertia_checks_warn);
-  if (!urdf.getRoot()) reader.fail("URDF without a root link");
-  const urdf::Link& base =
-      chain.base_link.empty() ? *urdf.getRoot() : reader.link(chain.base_link, "--base");
-  std::string tip_name = chain.tip_link;
-  if (tip_name.empty()) {
-    const std::vector<std::string> leaves = chain_ends(urdf, base);
-    if (leaves.empty()) reader.fail("no moving joint below link '" + base.name + "'");
-    if (leaves.size() != 1) {
-      reader.fail("the tree below link '" + base.name + "' has " + std::to_string(leaves.size()) +
-                  " leaves that end chains (" + joined(leaves) +
-                  "); choose the chain's end with --tip LINK");
-    }
-    tip_name = leaves.front();
-  }
-  const urdf::Link& tip = reader.link(tip_name, "--tip");
+  return parsed;
+}
 
-  // The path tip -> base through the parent joints, then reversed.
-  std::vector<const urdf::Joint*> path_joints;
+// --tip, or else the one leaf below the base that ends a chain.
+const urdf::Link& chain_tip(const UrdfReader& reader, const urdf::ModelInterface& urdf,
+                            const urdf::Link& base, const std::string& tip_link) {
+  if (!tip_link.empty()) return reader.link(tip_link, "--tip");
+  const std::vector<std::string> leaves = chain_ends(urdf, base);
+  if (leaves.empty()) reader.fail("no moving joint below link '" + base.name + "'");
+  if (leaves.size() != 1) {
+    reader.fail("the tree below link '" + base.name + "' has " + std::to_string(leaves.size()) +
+                " leaves that end chains (" + joined(leaves) +
+                "); choose the chain's end with --tip LINK");
+  }
+  return reader.link(leaves.front(), "--tip");
+}
+
+// The joints from the base down to the tip, fixed ones included: the path tip -> base through
+// the parent joints, reversed.
+std::vector<const urdf::Joint*> chain_joints(const UrdfReader& reader,
+                                             const urdf::ModelInterface& urdf,
+                                             const urdf::Link& base, const urdf::Link& tip) {
+  std::vector<const urdf::Joint*> joints;
   for (const urdf::Link* l = &tip; l != &base;) {
     if (!l->parent_joint) {
       reader.fail("--tip " + tip.name + " is not below --base " + base.name +
                   " in the URDF tree (root: " + urdf.getRoot()->name + ")");
     }
-    path_joints.insert(path_joints.begin(), l->parent_joint.get());
+    joints.insert(joints.begin(), l->parent_joint.get());
     l = &reader.link(l->parent_joint->parent_link_name,
                      "joint '" + l->parent_joint->name + "' parent");
   }
+  return joints;
+}
 
+// The first moving joint among joints[from..], or none.
+const urdf::Joint* next_moving(const std::vector<const urdf::Joint*>& joints, std::size_t from) {
+  for (std::size_t m = from; m < joints.size(); ++m) {
+    if (joints[m]->type != urdf::Joint::FIXED) return joints[m];
+  }
+  return nullptr;
+}
+
+void check_chain_joint(const UrdfReader& reader, const urdf::Joint& j) {
+  const std::string key = "joint '" + j.name + "'";
+  if (j.type == urdf::Joint::FLOATING || j.type == urdf::Joint::PLANAR) {
+    reader.fail(key + ": " + (j.type == urdf::Joint::FLOATING ? "floating" : "planar") +
+                " joints cannot be part of the chain (only revolute, continuous, prismatic "
+                "and fixed)");
+  }
+  if (j.type != urdf::Joint::REVOLUTE && j.type != urdf::Joint::CONTINUOUS &&
+      j.type != urdf::Joint::PRISMATIC) {
+    reader.fail(key + ": joint type not supported on the chain");
+  }
+}
+
+// What reading the chain gives besides the names, drives and <dynamics> it puts in the
+// RobotFile: the model's links, the joints locked and the mimic joints freed; at the end
+// `link_in_joint_frame` is the tip link's frame in J_n, the tool frame.
+struct ChainRead {
+  std::vector<LinkSpec<double>> links;
+  std::vector<LockedJoint> locked;
+  std::vector<std::string> mimics;
+  Pose link_in_joint_frame;  // the current link's frame seen from J_{i-1} (J_0 = base)
+};
+
+// Moving joint k of the chain, and the rigid group of bodies it moves.
+void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>& joints,
+                       std::size_t k, ChainRead& chain, RobotFile& robot) {
+  const urdf::Joint& j = *joints[k];
+  check_chain_joint(reader, j);
+  // A mimic joint is read as an independent joint, as Pinocchio's parser does.
+  if (j.mimic) chain.mimics.push_back(j.name + " (mimics " + j.mimic->joint_name + ")");
+  // J_i: the joint frame of the URDF turned so that its z axis is the joint axis.
+  const Pose turn{frame_with_z_axis(reader.unit_axis(j)), Vec3<double>::Zero()};
+  LinkSpec<double> spec;
+  spec.type = j.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
+  spec.placement = chain.link_in_joint_frame * to_pose(j.parent_to_joint_origin_transform) * turn;
+  chain.link_in_joint_frame = turn.inverse();  // the child link's frame seen from J_i
+  const urdf::Link& child = reader.link(j.child_link_name, "joint '" + j.name + "' child");
+  const MassProperties body = reader.rigid_group(child, next_moving(joints, k + 1), chain.locked);
+  spec.mass = body.mass;
+  spec.com = chain.link_in_joint_frame * body.com;
+  spec.inertia =
+      chain.link_in_joint_frame.R * body.inertia * chain.link_in_joint_frame.R.transpose();
+  robot.joint_names.push_back(j.name);
+  robot.link_names.push_back(child.name);
+  RobotFile::JointDamping damping;
+  if (j.dynamics) damping = {j.dynamics->damping, j.dynamics->friction};
+  robot.urdf_joint_dynamics.push_back(damping);
+  // <dynamics damping friction> are the drive's B and Tc, with G = 1 and no rotor.
+  spec.drive.B = damping.damping;
+  spec.drive.Tc_pos = damping.friction;
+  spec.drive.Tc_neg = -damping.friction;
+  robot.drives.push_back(spec.drive);
+  chain.links.push_back(spec);
+}
+
+ChainRead read_chain(UrdfReader& reader, const urdf::Link& base,
+                     const std::vector<const urdf::Joint*>& joints, RobotFile& robot) {
+  ChainRead chain;
+  reader.rigid_group(base, next_moving(joints, 0), chain.locked);  // checks the base's inertials
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    if (joints[k]->type == urdf::Joint::FIXED) {
+      chain.link_in_joint_frame =
+          chain.link_in_joint_frame * to_pose(joints[k]->parent_to_joint_origin_transform);
+    } else {
+      read_moving_joint(reader, joints, k, chain, robot);
+    }
+  }
+  return chain;
+}
+
+// One warning line each for joints locked, mimic joints freed and inertias let in.
+void chain_warnings(const ChainRead& chain, const UrdfReader& reader, const std::string& route,
+                    RobotFile& robot) {
+  const std::string& path = robot.path;
+  if (!chain.locked.empty()) {
+    std::vector<std::string> names;
+    for (const LockedJoint& l : chain.locked)
+      names.push_back(l.name + " at " + shortest(l.q));
+    robot.warnings.push_back(
+        path + ": carried " + std::to_string(chain.locked.size()) +
+        " moving joint(s) of branches off the chain " + route +
+        " locked, as rigid parts of the body they hang from: " + joined(names));
+  }
+  if (!chain.mimics.empty()) {
+    robot.warnings.push_back(path + ": mimic joint(s) read as independent joints, each with its " +
+                             "own variable (the coupling is not applied): " + joined(chain.mimics));
+  }
+  if (!reader.accepted().empty()) {
+    robot.warnings.push_back(path + ": accepted by --inertia-checks warn, no rigid body has " +
+                             joined(reader.accepted()));
+    robot.check_positive_definite = true;  // the apps check M at every state
+  }
+}
+
+}  // namespace
+
+RobotFile parse_urdf(const std::string& text, const std::string& path,
+                     const ChainSelection& selection) {
+  const urdf::ModelInterfaceSharedPtr parsed = parsed_urdf(text, path);
+  const urdf::ModelInterface& urdf = *parsed;
+  UrdfReader reader(urdf, path, selection.inertia_checks_warn);
+  if (!urdf.getRoot()) reader.fail("URDF without a root link");
+  const urdf::Link& base =
+      selection.base_link.empty() ? *urdf.getRoot() : reader.link(selection.base_link, "--base");
+  const urdf::Link& tip = chain_tip(reader, urdf, base, selection.tip_link);
   RobotFile robot;
   robot.path = path;
   robot.format = "urdf";
   robot.name = urdf.getName();
   robot.source = path;
   robot.angle_scale = 1;
-  std::vector<LockedJoint> locked;
-  std::vector<std::string> mimics;
-  std::vector<LinkSpec<double>> links;
-  // Where the current link's frame is, seen from the last joint frame J_{i-1} (J_0 = base).
-  Pose link_in_joint_frame;
-  const urdf::Joint* first_moving = nullptr;
-  for (const urdf::Joint* j : path_joints) {
-    if (j->type != urdf::Joint::FIXED) {
-      first_moving = j;
-      break;
-    }
-  }
-  reader.rigid_group(base, first_moving, locked);  // checks the base's inertials
-  for (std::size_t k = 0; k < path_joints.size(); ++k) {
-    const urdf::Joint& j = *path_joints[k];
-    const std::string key = "joint '" + j.name + "'";
-    const Pose origin = to_pose(j.parent_to_joint_origin_transform);
-    if (j.type == urdf::Joint::FIXED) {
-      link_in_joint_frame = link_in_joint_frame * origin;
-      continue;
-    }
-    if (j.type == urdf::Joint::FLOATING || j.type == urdf::Joint::PLANAR) {
-      reader.fail(key + ": " + (j.type == urdf::Joint::FLOATING ? "floating" : "planar") +
-                  " joints cannot be part of the chain (only revolute, continuous, prismatic "
-                  "and fixed)");
-    }
-    if (j.type != urdf::Joint::REVOLUTE && j.type != urdf::Joint::CONTINUOUS &&
-        j.type != urdf::Joint::PRISMATIC) {
-      reader.fail(key + ": joint type not supported on the chain");
-    }
-    // Spec §8: a mimic joint is read as an independent joint, as Pinocchio's parser does.
-    if (j.mimic) mimics.push_back(j.name + " (mimics " + j.mimic->joint_name + ")");
-    // J_i: the joint frame of the URDF turned so that its z axis is the joint axis.
-    const Pose turn{frame_with_z_axis(reader.unit_axis(j)), Vec3<double>::Zero()};
-    LinkSpec<double> spec;
-    spec.type = j.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
-    spec.placement = link_in_joint_frame * origin * turn;
-    link_in_joint_frame = turn.inverse();  // the child link's frame seen from J_i
-    const urdf::Link& child = reader.link(j.child_link_name, key + " child");
-    const urdf::Joint* next = nullptr;
-    for (std::size_t m = k + 1; m < path_joints.size() && !next; ++m) {
-      if (path_joints[m]->type != urdf::Joint::FIXED) next = path_joints[m];
-    }
-    MassProperties body = reader.rigid_group(child, next, locked);
-    spec.mass = body.mass;
-    spec.com = link_in_joint_frame * body.com;
-    spec.inertia = link_in_joint_frame.R * body.inertia * link_in_joint_frame.R.transpose();
-    robot.joint_names.push_back(j.name);
-    robot.link_names.push_back(child.name);
-    RobotFile::JointDamping damping;
-    if (j.dynamics) damping = {j.dynamics->damping, j.dynamics->friction};
-    robot.urdf_joint_dynamics.push_back(damping);
-    // Spec §8: <dynamics damping friction> are the drive's B and Tc, with G = 1 and no rotor.
-    spec.drive.B = damping.damping;
-    spec.drive.Tc_pos = damping.friction;
-    spec.drive.Tc_neg = -damping.friction;
-    robot.drives.push_back(spec.drive);
-    links.push_back(spec);
-  }
-  if (links.empty()) {
+  const ChainRead chain = read_chain(reader, base, chain_joints(reader, urdf, base, tip), robot);
+  if (chain.links.empty()) {
     reader.fail("no revolute, continuous or prismatic joint between --base " + base.name +
                 " and --tip " + tip.name);
   }
-  if (!locked.empty()) {
-    std::vector<std::string> names;
-    for (const LockedJoint& l : locked)
-      names.push_back(l.name + " at " + shortest(l.q));
-    robot.warnings.push_back(
-        path + ": carried " + std::to_string(locked.size()) +
-        " moving joint(s) of branches off the chain " + base.name + " -> " + tip.name +
-        " locked, as rigid parts of the body they hang from: " + joined(names));
-  }
-  if (!mimics.empty()) {
-    robot.warnings.push_back(path + ": mimic joint(s) read as independent joints, each with its " +
-                             "own variable (the coupling is not applied): " + joined(mimics));
-  }
-  if (!reader.accepted().empty()) {
-    robot.warnings.push_back(path + ": accepted by --inertia-checks warn, no rigid body has " +
-                             joined(reader.accepted()));
-    robot.check_positive_definite = true;  // spec §10: the apps check M at every state
-  }
-  // Spec §8: the tip's frame, after the fixed joints beyond the last moving one (a flange, a
-  // tool0), is the tool frame of pose, jacobian and --wrench; what hangs there is in the last
-  // body already.
-  robot.tool = link_in_joint_frame;
+  chain_warnings(chain, reader, base.name + " -> " + tip.name, robot);
+  // The tip's frame, after the fixed joints beyond the last moving one (a flange, a tool0), is
+  // the tool frame of pose, jacobian and --wrench; what hangs there is in the last body already.
+  robot.tool = chain.link_in_joint_frame;
   robot.tip_link = tip.name;
-  robot.model = Model<double>(links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
+  robot.model =
+      Model<double>(chain.links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
   return robot;
 }
 
