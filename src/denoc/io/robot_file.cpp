@@ -14,6 +14,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include "denoc/io/drive_check.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
 #include "denoc/io/urdf.hpp"
@@ -180,30 +181,32 @@ Drive<double> read_drive(const Reader& reader, const YAML::Node& node, const std
   if (!node.IsMap()) reader.fail(key, node, "expected a map with Jm, G, B, Tc");
   reader.check_keys(node, key, {"Jm", "G", "B", "Tc"});
   Drive<double> drive;
-  if (node["Jm"]) {
-    drive.Jm = reader.number(node["Jm"], key + ".Jm");
-    if (drive.Jm < 0) reader.fail(key + ".Jm", node["Jm"], "must be >= 0 (kg m^2)");
+  if (node["Jm"]) drive.Jm = reader.number(node["Jm"], key + ".Jm");
+  if (node["G"]) drive.G = reader.number(node["G"], key + ".G");
+  if (node["B"]) drive.B = reader.number(node["B"], key + ".B");
+  const YAML::Node tc = node["Tc"];
+  if (tc && tc.IsScalar()) {
+    drive.Tc_pos = reader.number(tc, key + ".Tc");
+    drive.Tc_neg = -drive.Tc_pos;
+  } else if (tc) {
+    const VecX<double> v = reader.vector(tc, key + ".Tc", 2);
+    drive.Tc_pos = v[0];
+    drive.Tc_neg = v[1];
   }
-  if (node["G"]) {
-    drive.G = reader.number(node["G"], key + ".G");
-    if (drive.G == 0) reader.fail(key + ".G", node["G"], "must not be 0 (motor rate / joint rate)");
-  }
-  if (node["B"]) {
-    drive.B = reader.number(node["B"], key + ".B");
-    if (drive.B < 0) reader.fail(key + ".B", node["B"], "must be >= 0 (N m s/rad)");
-  }
-  if (const YAML::Node tc = node["Tc"]) {
-    if (tc.IsScalar()) {
-      drive.Tc_pos = reader.number(tc, key + ".Tc");
-      if (drive.Tc_pos < 0) reader.fail(key + ".Tc", tc, "must be >= 0 (N m)");
-      drive.Tc_neg = -drive.Tc_pos;
-    } else {
-      const VecX<double> v = reader.vector(tc, key + ".Tc", 2);
-      drive.Tc_pos = v[0];
-      drive.Tc_neg = v[1];
-      if (v[0] < 0) reader.fail(key + ".Tc[0]", tc[0], "must be >= 0 (friction for qd > 0)");
-      if (v[1] > 0) reader.fail(key + ".Tc[1]", tc[1], "must be <= 0 (friction for qd < 0)");
-    }
+  const std::optional<DriveProblem> problem = drive_problem(drive);
+  if (!problem) return drive;
+  switch (problem->field) {
+    case DriveProblem::Jm:
+      reader.fail(key + ".Jm", node["Jm"], problem->what);
+    case DriveProblem::G:
+      reader.fail(key + ".G", node["G"], problem->what);
+    case DriveProblem::B:
+      reader.fail(key + ".B", node["B"], problem->what);
+    case DriveProblem::Tc_pos:
+      if (tc.IsScalar()) reader.fail(key + ".Tc", tc, "must be >= 0 (N m)");
+      reader.fail(key + ".Tc[0]", tc[0], problem->what);
+    case DriveProblem::Tc_neg:
+      reader.fail(key + ".Tc[1]", tc[1], problem->what);
   }
   return drive;
 }
@@ -300,18 +303,10 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
   return parse_robot_tree(load_yaml_document(text, path), path, overrides);
 }
 
-RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
-                           const std::vector<Override>& overrides) {
-  const Reader reader(path);
-  if (!root.IsMap()) {
-    throw InputError(path + ":1: expected a YAML map with a `links` list");
-  }
-  apply_overrides(root, overrides, path);  // --set: checked below exactly as the file is
-  reader.check_keys(root, "",
-                    {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
-                     "trajectory", "tool", "payload", "base", "inertia_checks"});
-  RobotFile robot;
-  robot.path = path;
+namespace {
+
+// name, source, dh and angle_unit into `robot`; the gravity vector returned.
+Vec3<double> read_header(const Reader& reader, const YAML::Node& root, RobotFile& robot) {
   if (root["name"]) robot.name = reader.text(root["name"], "name");
   if (root["source"]) robot.source = reader.text(root["source"], "source");
   if (root["dh"] && reader.choice(root["dh"], "dh", {"standard", "modified"}) == "modified") {
@@ -323,13 +318,17 @@ RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
   }
   Vec3<double> gravity(0, 0, -9.81);
   if (root["gravity"]) gravity = reader.vector(root["gravity"], "gravity", 3);
+  return gravity;
+}
 
+// The `links` list into robot.dh and robot.link_names, under inertia_checks: strict (default)
+// or warn (published parameter sets: one warning line per link that no rigid body has).
+void read_links(const Reader& reader, const YAML::Node& root, RobotFile& robot) {
   const YAML::Node links = root["links"];
   if (!links) reader.fail_missing("links", root, "expected a list of links, base to tip");
   if (!links.IsSequence() || links.size() == 0) {
     reader.fail("links", links, "expected a non-empty list of links, base to tip");
   }
-  // inertia_checks: strict (default) | warn (spec §10, published parameter sets).
   InertiaChecks checks;
   if (root["inertia_checks"]) {
     checks.warn =
@@ -342,23 +341,47 @@ RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
                                  robot.angle_scale, name, checks));
     robot.link_names.push_back(name);
     if (!checks.accepted.empty()) {
-      std::string line = path + ": accepted by inertia_checks: warn, no rigid body has ";
+      std::string line = reader.path() + ": accepted by inertia_checks: warn, no rigid body has ";
       for (std::size_t k = 0; k < checks.accepted.size(); ++k)
         line += (k ? "; " : "") + checks.accepted[k];
       robot.warnings.push_back(line);
       robot.check_positive_definite = true;
     }
   }
-  // Drives, tool and payload (spec §6), built into the model once.
-  if (root["base"]) robot.base = read_base(reader, root["base"], robot.angle_scale);
-  std::vector<LinkSpec<double>> specs =
-      links_from_dh(robot.convention, robot.dh, robot.base.value_or(Transform<double>()));
+}
+
+// The links' drives into robot.drives and into `specs`.
+void read_drives(const Reader& reader, const YAML::Node& links, RobotFile& robot,
+                 std::vector<LinkSpec<double>>& specs) {
   for (std::size_t i = 0; i < links.size(); ++i) {
     const std::string key = "links[" + std::to_string(i) + "].drive";
     robot.drives.push_back(links[i]["drive"] ? read_drive(reader, links[i]["drive"], key)
                                              : Drive<double>());
     specs[i].drive = robot.drives.back();
   }
+}
+
+}  // namespace
+
+RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
+                           const std::vector<Override>& overrides) {
+  const Reader reader(path);
+  if (!root.IsMap()) {
+    throw InputError(path + ":1: expected a YAML map with a `links` list");
+  }
+  apply_overrides(root, overrides, path);  // --set: checked below exactly as the file is
+  reader.check_keys(root, "",
+                    {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
+                     "trajectory", "tool", "payload", "base", "inertia_checks"});
+  RobotFile robot;
+  robot.path = path;
+  const Vec3<double> gravity = read_header(reader, root, robot);
+  read_links(reader, root, robot);
+  // Drives, tool and payload, built into the model once.
+  if (root["base"]) robot.base = read_base(reader, root["base"], robot.angle_scale);
+  std::vector<LinkSpec<double>> specs =
+      links_from_dh(robot.convention, robot.dh, robot.base.value_or(Transform<double>()));
+  read_drives(reader, root["links"], robot, specs);
   if (root["tool"]) robot.tool = read_tool(reader, root["tool"], robot.angle_scale);
   if (root["payload"]) robot.payload = read_payload(reader, root["payload"]);
   const Transform<double> last_link_frame = split_dh(robot.convention, robot.dh.back()).post;

@@ -17,6 +17,7 @@
 #include <Eigen/Geometry>
 
 #include "denoc/io/csv.hpp"
+#include "denoc/io/drive_check.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
 #include "denoc/io/number.hpp"
@@ -351,6 +352,19 @@ struct ChainRead {
   Pose link_in_joint_frame;  // the current link's frame seen from J_{i-1} (J_0 = base)
 };
 
+// A joint's <dynamics>, as the drive they are read as, checked as a robot YAML's drive is.
+void check_dynamics(const UrdfReader& reader, const urdf::Joint& j, const Drive<double>& drive) {
+  const std::string key = "joint '" + j.name + "': dynamics/";
+  if (!std::isfinite(drive.B) || !std::isfinite(drive.Tc_pos)) {
+    reader.fail(key + "damping, friction: must be finite");
+  }
+  if (const std::optional<DriveProblem> problem = drive_problem(drive)) {
+    const bool viscous = problem->field == DriveProblem::B;
+    reader.fail(key + (viscous ? "damping: must be >= 0 (N m s/rad), found " + shortest(drive.B)
+                               : "friction: must be >= 0 (N m), found " + shortest(drive.Tc_pos)));
+  }
+}
+
 // Moving joint k of the chain, and the rigid group of bodies it moves.
 void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>& joints,
                        std::size_t k, ChainRead& chain, RobotFile& robot) {
@@ -379,6 +393,7 @@ void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>
   spec.drive.B = damping.damping;
   spec.drive.Tc_pos = damping.friction;
   spec.drive.Tc_neg = -damping.friction;
+  check_dynamics(reader, j, spec.drive);
   robot.drives.push_back(spec.drive);
   chain.links.push_back(spec);
 }
