@@ -506,18 +506,16 @@ YAML::Node yaml_link(const LinkSpec<double>& l, bool with_mass) {
   return node;
 }
 
-}  // namespace
-
-void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
-                     bool inertia_checks_warn) {
-  if (overrides.empty()) return;
-  std::vector<LinkSpec<double>> links = robot.model.links();
-  // What each override reaches: the chain's gravity and its links' mass, com, inertia and drive.
-  // Which numbers those may be is the robot YAML loader's to say: the chain's are written as a
-  // YAML tree (no file, so no lines in its messages), the overrides applied to it and the tree
-  // read by parse_robot_tree, with the checks of a robot file; the checked values come back.
-  std::vector<std::set<std::string>> fields(links.size());
+// What the overrides reach: the chain's gravity, and per link the fields (mass, com, inertia,
+// drive) that some override names; any other key is refused, naming it.
+struct OverrideReach {
   bool gravity = false;
+  std::vector<std::set<std::string>> fields;
+};
+
+OverrideReach override_reach(const RobotFile& robot, const std::vector<Override>& overrides) {
+  OverrideReach reach;
+  reach.fields.resize(robot.model.links().size());
   for (const Override& o : overrides) {
     const std::vector<KeyStep> steps = parse_key(o.key);
     auto name = [&](std::size_t k) {
@@ -526,7 +524,7 @@ void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
                  : std::string();
     };
     if (name(0) == "gravity") {
-      gravity = true;
+      reach.gravity = true;
       continue;
     }
     const std::set<std::string> reachable{"mass", "com", "inertia", "drive"};
@@ -537,8 +535,23 @@ void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
                        "links[i].mass, .com[k], .inertia.xx (xy, ...), .drive.Jm, .G, .B, .Tc");
     }
     const std::size_t i = std::get<std::size_t>(steps[1]);
-    if (i < links.size()) fields[i].insert(name(2));
+    if (i < reach.fields.size()) reach.fields[i].insert(name(2));
   }
+  return reach;
+}
+
+}  // namespace
+
+void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
+                     bool inertia_checks_warn) {
+  if (overrides.empty()) return;
+  std::vector<LinkSpec<double>> links = robot.model.links();
+  // Which numbers the overridden fields may be is the robot YAML loader's to say: the chain's
+  // are written as a YAML tree (no file, so no lines in its messages), the overrides applied to
+  // it and the tree read by parse_robot_tree, with the checks of a robot file; the checked
+  // values come back.
+  const OverrideReach reach = override_reach(robot, overrides);
+  const std::vector<std::set<std::string>>& fields = reach.fields;
   YAML::Node root(YAML::NodeType::Map);
   root["angle_unit"] = "rad";
   if (inertia_checks_warn) root["inertia_checks"] = "warn";
@@ -563,8 +576,8 @@ void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
   }
   robot.warnings.insert(robot.warnings.end(), checked.warnings.begin(), checked.warnings.end());
   robot.check_positive_definite = robot.check_positive_definite || checked.check_positive_definite;
-  robot.model = Model<double>(links, gravity ? checked.model.gravity() : g, robot.model.tool(),
-                              robot.model.payload());
+  robot.model = Model<double>(links, reach.gravity ? checked.model.gravity() : g,
+                              robot.model.tool(), robot.model.payload());
   robot.drives.clear();
   for (const LinkSpec<double>& link : links)
     robot.drives.push_back(link.drive);
