@@ -10,6 +10,7 @@
 #include "denoc/io/csv.hpp"
 #include "denoc/io/export.hpp"
 #include "denoc/io/inertia_check.hpp"
+#include "denoc/model/rotation.hpp"
 
 namespace denoc {
 
