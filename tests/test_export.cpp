@@ -7,6 +7,8 @@
 #include <random>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
 #include "denoc/io/urdf.hpp"
@@ -284,8 +286,9 @@ TEST(Export, UrdfNamesRoundTripOrAreRefused) {
   std::vector<std::string> notes;
   denoc::write_urdf(urdf, robot, notes);
   // As character references: an XML parser turns raw ones in attribute values into spaces.
-  EXPECT_NE(urdf.str().find("<robot name=\"arm&#9;one&#10;line two&#13; &amp; &lt;x&gt; &quot;q"),
-            std::string::npos)
+  EXPECT_NE(
+      urdf.str().find("<robot name='arm&#x09;one&#x0A;line two&#x0D; &amp; &lt;x&gt; &quot;q"),
+      std::string::npos)
       << urdf.str();
   const denoc::RobotFile back = denoc::parse_urdf(urdf.str(), "exported.urdf");
   EXPECT_EQ(back.name, robot.name) << urdf.str();
@@ -301,6 +304,71 @@ TEST(Export, UrdfNamesRoundTripOrAreRefused) {
     EXPECT_NE(std::string(e.what()).find("name \"bell\\x07\""), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("control character"), std::string::npos) << e.what();
   }
+}
+
+// Names of any bytes, as robot, link and joint names: control characters, line breaks, quotes,
+// XML's <>&, a character reference's text and UTF-8 beyond ASCII survive every export path
+// (YAML -> YAML, YAML -> URDF -> the loader ridim uses, URDF -> YAML); XML 1.0 cannot hold
+// other control characters than tab, line feed and carriage return, so a URDF export of such a
+// name is refused naming it, and no file is written.
+TEST(Export, NamesOfAnyBytesRoundTripThroughEveryPath) {
+  const std::string xml_safe =
+      "tab\there \"dq\" 'sq' <a>&b; &#x41; &amp; \xc3\xa9 \xe6\x97\xa5\n"
+      "line\r# not: {a comment} - [x]";
+  const std::string with_control = "bell\x07 " + xml_safe + " \x01\x1f";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("denoc_export_names_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  auto named = [&](const std::string& base) {
+    denoc::RobotFile robot =
+        denoc::load_robot_file(std::string(DENOC_URDF_FIXTURES) + "/flange_chain.urdf");
+    robot.name = base + " robot";
+    for (std::size_t i = 0; i < robot.link_names.size(); ++i) {
+      robot.link_names[i] = base + " link " + std::to_string(i);
+      robot.joint_names[i] = base + " joint " + std::to_string(i);
+    }
+    return robot;
+  };
+  auto through = [&](const denoc::RobotFile& robot, const std::string& file) {
+    const std::string path = (dir / file).string();
+    denoc::export_robot(robot, path, std::nullopt);
+    return denoc::load_robot_file(path);
+  };
+  // YAML -> YAML and URDF -> YAML: robot and link names (a robot YAML has no joint names).
+  const denoc::RobotFile from_urdf = named(with_control);
+  const denoc::RobotFile yaml = through(from_urdf, "a.yaml");
+  EXPECT_EQ(yaml.name, from_urdf.name);
+  EXPECT_EQ(yaml.link_names, from_urdf.link_names);
+  const denoc::RobotFile yaml_again = through(yaml, "b.yaml");
+  EXPECT_EQ(yaml_again.name, from_urdf.name);
+  EXPECT_EQ(yaml_again.link_names, from_urdf.link_names);
+  // YAML -> URDF -> loader, and URDF -> URDF: robot, link and joint names.
+  denoc::RobotFile safe = named(xml_safe);
+  const denoc::RobotFile safe_yaml = through(safe, "safe.yaml");
+  const denoc::RobotFile urdf = through(safe_yaml, "c.urdf");
+  EXPECT_EQ(urdf.name, safe.name);
+  EXPECT_EQ(urdf.link_names, safe.link_names);
+  const denoc::RobotFile urdf_again = through(safe, "d.urdf");
+  EXPECT_EQ(urdf_again.name, safe.name);
+  EXPECT_EQ(urdf_again.link_names, safe.link_names);
+  EXPECT_EQ(urdf_again.joint_names, safe.joint_names);
+  // A control character XML cannot hold: refused, naming the name, nothing written.
+  for (const std::string what : {"name", "link name", "joint name"}) {
+    denoc::RobotFile refused = safe;
+    (what == "name"        ? refused.name
+     : what == "link name" ? refused.link_names[1]
+                           : refused.joint_names[1]) = "bell\x07";
+    const std::filesystem::path path = dir / "refused.urdf";
+    try {
+      denoc::export_robot(refused, path.string(), std::nullopt);
+      ADD_FAILURE() << what << ": written";
+    } catch (const denoc::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what + " \"bell\\x07\""), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("control character"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(path)) << what;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -260,6 +260,11 @@ TEST(Urdf, ErrorsNameTheJointOrLink) {
   expect(error_of(replaced(kUrdf, R"(ixx="0.01" iyy="0.012" izz="0.005")",
                            R"(ixx="0.01" iyy="0.012" izz="0.05")")),
          "link 'l3b': inertial/inertia: principal moments");
+  // <dynamics> are the drive's B and Tc, checked as a robot YAML's drive is.
+  expect(error_of(replaced(kUrdf, R"(damping="0.5")", R"(damping="-0.5")")),
+         "arm.urdf: joint 'j3': dynamics/damping: must be >= 0 (N m s/rad), found -0.5");
+  expect(error_of(replaced(kUrdf, R"(friction="0.25")", R"(friction="-0.25")")),
+         "joint 'j3': dynamics/friction: must be >= 0 (N m), found -0.25");
   expect(error_of(kUrdf, {"", "nowhere"}), "--tip nowhere: no link");
   expect(error_of(kUrdf, {"l2", "l1"}), "--tip l1 is not below --base l2");
   expect(error_of(kUrdf, {"l3", "l3b"}), "no revolute, continuous or prismatic joint");

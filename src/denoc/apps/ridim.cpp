@@ -15,6 +15,7 @@
 #include "denoc/io/describe.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
+#include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/saha/forward_dynamics.hpp"

@@ -7,11 +7,6 @@
 
 namespace denoc {
 
-std::string shortest(double x) {
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, x).ptr);
-}
-
 PositiveDefiniteCheck::PositiveDefiniteCheck(const RobotFile& robot)
     : model_(robot.model),
       accepted_by_(robot.format == "urdf" ? "--inertia-checks warn"

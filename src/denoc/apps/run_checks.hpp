@@ -5,14 +5,11 @@
 #include <optional>
 #include <string>
 
+#include "denoc/io/number.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/model/workspace.hpp"
 
 namespace denoc {
-
-// `x` in the shortest form that reads back as the same double, as the CSVs write it (0, 0.3,
-// 1e+300), so that a time in a message can be found in the output.
-std::string shortest(double x);
 
 // With inertia_checks: warn a robot file may hold links that no rigid body has, and then the
 // inertia matrix may stop being positive definite: I = U D U^T (Saha 1999) is positive definite

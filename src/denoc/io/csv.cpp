@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "denoc/io/errors.hpp"
+#include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
 
 namespace denoc {
@@ -168,9 +169,7 @@ bool CsvReader::next_row(Eigen::Ref<VecX<double>> row) {
   }
   if (increasing_time_ && expected > 0) {
     if (have_time_ && !(row[0] > previous_time_)) {
-      char previous[32];
-      const auto end = std::to_chars(previous, previous + sizeof previous, previous_time_).ptr;
-      fail("t must increase from row to row (previous t = " + std::string(previous, end) + ")");
+      fail("t must increase from row to row (previous t = " + shortest(previous_time_) + ")");
     }
     have_time_ = true;
     previous_time_ = row[0];
@@ -212,22 +211,18 @@ void CsvWriter::header(const std::vector<std::string>& names) {
 }
 
 void CsvWriter::put(double x) {
-  char text[32];
-  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
-  (void)ec;  // 32 characters hold any double in shortest round-trip form
-  buffer_.append(text, end);
+  char text[kShortestChars];
+  buffer_.append(text, write_shortest(text, x));
 }
 
 void CsvWriter::non_finite(double t, std::size_t column, double value) const {
-  char text[32];
-  std::string message = "at t = ";
-  message.append(text, std::to_chars(text, text + sizeof text, t).ptr);
+  std::string message = "at t = " + shortest(t);
   if (source_) {
     message += " (" + source_->name() + " line " + std::to_string(source_->line_number()) + ")";
   }
   message +=
       ": " + (column < names_.size() ? names_[column] : "column " + std::to_string(column + 1));
-  message.append(" would be ").append(text, std::to_chars(text, text + sizeof text, value).ptr);
+  message += " would be " + shortest(value);
   throw RunError(message +
                  "; a finite input made the result overflow, so the run stops before this row");
 }
@@ -240,9 +235,7 @@ void CsvWriter::check_stop_signal() const {
   if (rows_ == 0) {
     message += " before the first row";
   } else {
-    char text[32];
-    message += " after row " + std::to_string(rows_) + ", t = ";
-    message.append(text, std::to_chars(text, text + sizeof text, last_t_).ptr);
+    message += " after row " + std::to_string(rows_) + ", t = " + shortest(last_t_);
   }
   throw Interrupted(signal, message + "; the rows up to there are in " + output_->name());
 }

@@ -10,6 +10,7 @@
 #include "denoc/io/csv.hpp"
 #include "denoc/io/export.hpp"
 #include "denoc/io/inertia_check.hpp"
+#include "denoc/model/rotation.hpp"
 
 namespace denoc {
 
@@ -99,9 +100,8 @@ void csv_headers(std::ostream& out, const RobotFile& robot) {
       << "  rfdsim --torques:   " << joined(column_names({"tau"}, robot.dof())) << '\n';
 }
 
-}  // namespace
-
-void describe_robot(std::ostream& out, const RobotFile& robot) {
+// Name, file, joints, gravity, and the base placement (robot YAML) or tool frame (URDF).
+void summary(std::ostream& out, const RobotFile& robot) {
   const std::vector<LinkSpec<double>>& links = robot.model.links();
   const bool urdf = robot.format == "urdf";
   out << "robot: " << (robot.name.empty() ? "(no name)" : robot.name) << '\n'
@@ -122,17 +122,26 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
     out << "base placement of the DH frame 0: " << v3(robot.base->p) << ", rpy "
         << v3(180 / M_PI * rpy_of(robot.base->R)) << " deg\n";
   }
-  if (urdf) {  // spec §8: the tip link's frame is the tool frame
+  if (urdf) {  // the tip link's frame is the tool frame
     const Transform<double>& tool = robot.model.tool();
     out << "tool frame: link '" << robot.tip_link << "', the chain's tip, at " << v3(tool.p)
         << " m, rpy " << v3(180 / M_PI * rpy_of(tool.R)) << " deg in the last joint frame J_n\n";
   }
+}
+
+// "joint -> link" for row i, or "-" when the file names neither.
+std::string chain_name(const RobotFile& robot, std::size_t i) {
+  std::string name = i < robot.link_names.size() ? robot.link_names[i] : "";
+  if (i < robot.joint_names.size()) name = robot.joint_names[i] + " -> " + name;
+  return name.empty() ? "-" : name;
+}
+
+// The chain at q = 0 in the base frame: axes, points, masses and mass centres, and in total.
+void chain_table(std::ostream& out, const RobotFile& robot) {
+  const std::vector<LinkSpec<double>>& links = robot.model.links();
   std::size_t width = 16;
-  for (std::size_t i = 0; i < links.size(); ++i) {
-    std::size_t w = i < robot.link_names.size() ? robot.link_names[i].size() : 0;
-    if (i < robot.joint_names.size()) w += robot.joint_names[i].size() + 4;
-    width = std::max(width, w);
-  }
+  for (std::size_t i = 0; i < links.size(); ++i)
+    width = std::max(width, chain_name(robot, i).size());
   out << "\nchain, base to tip, at q = 0 (axes, points and mass centres in the base frame):\n  "
       << padded("i", 3) << padded("name", width) << padded("type", 10) << padded("axis", 30)
       << padded("through", 30) << padded("mass kg", 10) << "mass centre\n";
@@ -142,19 +151,24 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
   for (std::size_t i = 0; i < links.size(); ++i) {
     const LinkSpec<double>& l = links[i];
     at = at * l.placement;
-    std::string name = i < robot.link_names.size() ? robot.link_names[i] : "";
-    if (i < robot.joint_names.size()) name = robot.joint_names[i] + " -> " + name;
     const Vec3<double> c = at * l.com;
     total += l.mass;
     moment += l.mass * c;
-    out << "  " << padded(std::to_string(i + 1), 3) << padded(name.empty() ? "-" : name, width)
+    out << "  " << padded(std::to_string(i + 1), 3) << padded(chain_name(robot, i), width)
         << padded(l.type == JointType::revolute ? "revolute" : "prismatic", 10)
         << padded(v3(at.R.col(2)), 30) << padded(v3(at.p), 30) << padded(g(l.mass), 10)
         << (l.mass > 0 ? v3(c) : std::string("-")) << '\n';
   }
   out << "total mass: " << g(total) << " kg (the moving links)";
   if (total > 0) out << ", mass centre at q = 0: " << v3(moment / total);
-  out << "\n\nper link, in its own frame ("
+  out << '\n';
+}
+
+// Each link's mass centre and principal moments in its own frame, and what no rigid body has.
+void link_table(std::ostream& out, const RobotFile& robot) {
+  const std::vector<LinkSpec<double>>& links = robot.model.links();
+  const bool urdf = robot.format == "urdf";
+  out << "\nper link, in its own frame ("
       << (urdf ? "the joint frame J_i, z on the joint axis" : "the DH link frame, as in the file")
       << "):\n  " << padded("i", 3) << padded("com", 30) << "principal moments about the centre\n";
   for (std::size_t i = 0; i < links.size(); ++i) {
@@ -168,28 +182,45 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
         << (l.mass == 0 ? "  (no mass)" : "") << '\n';
   }
   out << '\n';
-  if (urdf) {
+}
+
+// A URDF's <dynamics>, when any joint has them.
+void urdf_dynamics(std::ostream& out, const RobotFile& robot) {
+  bool any = false;
+  for (const RobotFile::JointDamping& d : robot.urdf_joint_dynamics)
+    any = any || d.damping != 0 || d.friction != 0;
+  if (!any) return;
+  out << "URDF <dynamics> per joint (damping, friction; in the dynamics as the drive's B and "
+         "Tc, G = 1):";
+  for (std::size_t i = 0; i < robot.urdf_joint_dynamics.size(); ++i) {
+    out << (i ? "," : "") << " " << i + 1 << ": " << g(robot.urdf_joint_dynamics[i].damping) << " "
+        << g(robot.urdf_joint_dynamics[i].friction);
+  }
+  out << '\n';
+}
+
+// The DH tables: a URDF's fitted in both conventions, a robot YAML's as given.
+void dh_tables(std::ostream& out, const RobotFile& robot) {
+  if (robot.format == "urdf") {
     dh_table(out, fit_dh(robot.model, DhConvention::standard), "fitted to the joint axes");
     dh_table(out, fit_dh(robot.model, DhConvention::modified), "fitted to the joint axes");
-    bool any = false;
-    for (const RobotFile::JointDamping& d : robot.urdf_joint_dynamics)
-      any = any || d.damping != 0 || d.friction != 0;
-    if (any) {
-      out << "URDF <dynamics> per joint (damping, friction; in the dynamics as the drive's B and "
-             "Tc, G = 1):";
-      for (std::size_t i = 0; i < robot.urdf_joint_dynamics.size(); ++i) {
-        out << (i ? "," : "") << " " << i + 1 << ": " << g(robot.urdf_joint_dynamics[i].damping)
-            << " " << g(robot.urdf_joint_dynamics[i].friction);
-      }
-      out << '\n';
-    }
-  } else {
-    DhFit given;
-    given.convention = robot.convention;
-    given.rows = robot.dh;
-    given.base = robot.base;
-    dh_table(out, given, "as given");
+    urdf_dynamics(out, robot);
+    return;
   }
+  DhFit given;
+  given.convention = robot.convention;
+  given.rows = robot.dh;
+  given.base = robot.base;
+  dh_table(out, given, "as given");
+}
+
+}  // namespace
+
+void describe_robot(std::ostream& out, const RobotFile& robot) {
+  summary(out, robot);
+  chain_table(out, robot);
+  link_table(out, robot);
+  dh_tables(out, robot);
   out << "\nwarnings:" << (robot.warnings.empty() ? " none" : "") << '\n';
   for (const std::string& w : robot.warnings)
     out << "  " << w << '\n';

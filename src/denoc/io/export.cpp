@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,19 +9,17 @@
 #include <fstream>
 #include <sstream>
 
+#include <tinyxml.h>
 #include <yaml-cpp/yaml.h>
 
 #include "denoc/io/errors.hpp"
+#include "denoc/io/number.hpp"
 
 namespace denoc {
 
 namespace {
 
 using Pose = Transform<double>;
-
-Pose inverse(const Pose& t) {
-  return {t.R.transpose(), -(t.R.transpose() * t.p)};
-}
 
 Pose frame(const Vec3<double>& x, const Vec3<double>& z, const Vec3<double>& origin) {
   Pose f;
@@ -108,107 +105,124 @@ double snapped(double x, double tolerance) {
   return std::abs(x) < tolerance ? 0.0 : x;
 }
 
-}  // namespace
+// The joint frames J_i at q = 0 in the base frame, whose z axes and origins are the joint axes
+// the DH table must give back, and the tolerance on lengths at the chain's size.
+struct ChainAxes {
+  std::vector<Pose> W;
+  double scale = 1, tol = 1e-12;
+  Vec3<double> z(std::size_t i) const { return W[i].R.col(2); }
+  const Vec3<double>& o(std::size_t i) const { return W[i].p; }
+};
 
-Vec3<double> rpy_of(const Mat3<double>& R) {
-  const double c = std::hypot(R(0, 0), R(1, 0));
-  const double pitch = std::atan2(-R(2, 0), c);
-  if (c > 1e-12) return {std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0))};
-  return {std::atan2(-R(1, 2), R(1, 1)), pitch, 0.0};  // gimbal lock: the yaw folded into roll
-}
-
-Mat3<double> rotation_from_rpy(const Vec3<double>& rpy) {
-  return (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
-          Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()) *
-          Eigen::AngleAxisd(rpy[0], Vec3<double>::UnitX()))
-      .toRotationMatrix();
-}
-
-DhFit fit_dh(const Model<double>& model, DhConvention convention) {
-  const std::vector<LinkSpec<double>>& links = model.links();
-  const std::size_t n = links.size();
-  std::vector<Pose> W(n);  // J_i at q = 0, in the base frame
+ChainAxes chain_axes(const std::vector<LinkSpec<double>>& links) {
+  ChainAxes axes;
   Pose at;
-  double scale = 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    at = at * links[i].placement;
-    W[i] = at;
-    scale = std::max(scale, at.p.norm());
+  for (const LinkSpec<double>& link : links) {
+    at = at * link.placement;
+    axes.W.push_back(at);
+    axes.scale = std::max(axes.scale, at.p.norm());
   }
-  const double tol = 1e-12 * scale;
-  auto z = [&](std::size_t i) { return Vec3<double>(W[i].R.col(2)); };
-  auto o = [&](std::size_t i) { return W[i].p; };
+  axes.tol = 1e-12 * axes.scale;
+  return axes;
+}
 
-  DhFit fit;
-  fit.convention = convention;
-  std::vector<Pose> F(n + 1);  // the DH frames 0..n at q = 0; link i's frame is F[i + 1]
-  if (convention == DhConvention::standard) {
-    // F_0's z axis must be the first joint axis (the joint turns about the frame before it).
-    const Vec3<double> off_axis = o(0) - o(0).dot(z(0)) * z(0);
-    if ((z(0) - Vec3<double>::UnitZ()).cwiseAbs().maxCoeff() > 1e-12 ||
-        off_axis.cwiseAbs().maxCoeff() > tol) {
-      fit.base = W[0];
-      F[0] = W[0];
-    }
-    // F_k (k = 1..n-1) sits on axis k+1, x along the common normal from axis k to axis k+1.
-    for (std::size_t k = 1; k < n; ++k) {
-      const CommonNormal cn =
-          common_normal(F[k - 1].p, z(k - 1), o(k), z(k), F[k - 1].p, F[k - 1].R.col(0), tol);
-      F[k] = frame(cn.x, z(k), cn.foot_b);
-    }
-    F[n] = F[n - 1];  // a_n = alpha_n = d_n = theta_n = 0: F_n is F_{n-1} turned by q_n
-    if (n == 1) F[1] = F[0];
-  } else {
-    // F_k (k = 1..n-1) sits on axis k, x along the common normal from axis k to axis k+1.
-    for (std::size_t k = 1; k < n; ++k) {
-      const CommonNormal cn =
-          common_normal(o(k - 1), z(k - 1), o(k), z(k), F[k - 1].p, F[k - 1].R.col(0), tol);
-      F[k] = frame(cn.x, z(k - 1), cn.foot_a);
-    }
-    // F_n: on the last axis where F_{n-1}'s x axis meets it, x along F_{n-1}'s x.
-    const Vec3<double> foot = o(n - 1) + z(n - 1).dot(F[n - 1].p - o(n - 1)) * z(n - 1);
-    F[n] = frame(perpendicular(z(n - 1), F[n - 1].R.col(0)), z(n - 1), foot);
-    // F_0 -> F_1 must be Rx Tx Rz Tz: base x perpendicular to the first axis and meeting it.
-    DhLink<double> first;
-    if (dh_parameters(convention, F[1], first) > 1e-9) {
-      fit.base = F[1];
-      F[0] = F[1];
-    }
+// Standard DH frames F_0..F_n at q = 0 (link i's frame is F[i + 1]); sets fit.base when F_0
+// cannot be the base frame.
+std::vector<Pose> standard_frames(const ChainAxes& c, DhFit& fit) {
+  const std::size_t n = c.W.size();
+  std::vector<Pose> F(n + 1);
+  // F_0's z axis must be the first joint axis (the joint turns about the frame before it).
+  const Vec3<double> off_axis = c.o(0) - c.o(0).dot(c.z(0)) * c.z(0);
+  if ((c.z(0) - Vec3<double>::UnitZ()).cwiseAbs().maxCoeff() > 1e-12 ||
+      off_axis.cwiseAbs().maxCoeff() > c.tol) {
+    fit.base = c.W[0];
+    F[0] = c.W[0];
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    DhLink<double> row;
-    row.type = links[i].type;
-    const double residual = dh_parameters(convention, inverse(F[i]) * F[i + 1], row);
-    if (residual > 1e-9) {
-      throw RunError("fit_dh: joint " + std::to_string(i + 1) + ": not of DH form (" +
-                     std::to_string(residual) + "); please report this chain");
-    }
-    row.a = snapped(row.a, tol);
-    row.b = snapped(row.b, tol);
-    row.alpha = snapped(row.alpha, 1e-14);
-    row.theta = snapped(row.theta, 1e-14);
-    // Link i moves with J_i; its DH frame is F_{i+1} = J_i Post with Post constant.
-    const Pose post = inverse(W[i]) * F[i + 1];
-    row.mass = links[i].mass;
-    row.com = inverse(post) * links[i].com;
-    row.inertia = post.R.transpose() * links[i].inertia * post.R;
-    row.inertia = (row.inertia + row.inertia.transpose()) / 2;
-    fit.rows.push_back(row);
+  // F_k (k = 1..n-1) sits on axis k+1, x along the common normal from axis k to axis k+1.
+  for (std::size_t k = 1; k < n; ++k) {
+    const CommonNormal cn =
+        common_normal(F[k - 1].p, c.z(k - 1), c.o(k), c.z(k), F[k - 1].p, F[k - 1].R.col(0), c.tol);
+    F[k] = frame(cn.x, c.z(k), cn.foot_b);
   }
-  fit.last_frame = inverse(W[n - 1]) * F[n];
-  // The table must give back the same axes (a check on the above, cheap beside a file write).
+  F[n] = F[n - 1];  // a_n = alpha_n = d_n = theta_n = 0: F_n is F_{n-1} turned by q_n
+  if (n == 1) F[1] = F[0];
+  return F;
+}
+
+// Modified DH frames F_0..F_n at q = 0, as standard_frames.
+std::vector<Pose> modified_frames(const ChainAxes& c, DhFit& fit) {
+  const std::size_t n = c.W.size();
+  std::vector<Pose> F(n + 1);
+  // F_k (k = 1..n-1) sits on axis k, x along the common normal from axis k to axis k+1.
+  for (std::size_t k = 1; k < n; ++k) {
+    const CommonNormal cn =
+        common_normal(c.o(k - 1), c.z(k - 1), c.o(k), c.z(k), F[k - 1].p, F[k - 1].R.col(0), c.tol);
+    F[k] = frame(cn.x, c.z(k - 1), cn.foot_a);
+  }
+  // F_n: on the last axis where F_{n-1}'s x axis meets it, x along F_{n-1}'s x.
+  const Vec3<double> foot = c.o(n - 1) + c.z(n - 1).dot(F[n - 1].p - c.o(n - 1)) * c.z(n - 1);
+  F[n] = frame(perpendicular(c.z(n - 1), F[n - 1].R.col(0)), c.z(n - 1), foot);
+  // F_0 -> F_1 must be Rx Tx Rz Tz: base x perpendicular to the first axis and meeting it.
+  DhLink<double> first;
+  if (dh_parameters(DhConvention::modified, F[1], first) > 1e-9) {
+    fit.base = F[1];
+    F[0] = F[1];
+  }
+  return F;
+}
+
+// Row i of the table: the DH parameters of F_i -> F_{i+1}, and the body re-expressed in F_{i+1}.
+DhLink<double> dh_row(DhConvention convention, const LinkSpec<double>& link, const Pose& W,
+                      const Pose& F, const Pose& F_next, double tol, std::size_t i) {
+  DhLink<double> row;
+  row.type = link.type;
+  const double residual = dh_parameters(convention, F.inverse() * F_next, row);
+  if (residual > 1e-9) {
+    throw RunError("fit_dh: joint " + std::to_string(i + 1) + ": not of DH form (" +
+                   std::to_string(residual) + "); please report this chain");
+  }
+  row.a = snapped(row.a, tol);
+  row.b = snapped(row.b, tol);
+  row.alpha = snapped(row.alpha, 1e-14);
+  row.theta = snapped(row.theta, 1e-14);
+  // Link i moves with J_i; its DH frame is F_{i+1} = J_i Post with Post constant.
+  const Pose post = W.inverse() * F_next;
+  row.mass = link.mass;
+  row.com = post.inverse() * link.com;
+  row.inertia = post.R.transpose() * link.inertia * post.R;
+  row.inertia = (row.inertia + row.inertia.transpose()) / 2;
+  return row;
+}
+
+// The table must give back the same axes (a check on the fit, cheap beside a file write).
+void check_gives_back_axes(const DhFit& fit, const ChainAxes& c) {
   const std::vector<LinkSpec<double>> rebuilt =
-      links_from_dh(convention, fit.rows, fit.base ? *fit.base : Pose());
-  Pose at2;
-  for (std::size_t i = 0; i < n; ++i) {
-    at2 = at2 * rebuilt[i].placement;
-    const Vec3<double> dz = at2.R.col(2) - z(i);
-    const Vec3<double> dp = (at2.p - o(i)).cross(z(i));
-    if (dz.cwiseAbs().maxCoeff() > 1e-9 || dp.cwiseAbs().maxCoeff() > 1e-9 * scale) {
+      links_from_dh(fit.convention, fit.rows, fit.base ? *fit.base : Pose());
+  Pose at;
+  for (std::size_t i = 0; i < rebuilt.size(); ++i) {
+    at = at * rebuilt[i].placement;
+    const Vec3<double> dz = at.R.col(2) - c.z(i);
+    const Vec3<double> dp = (at.p - c.o(i)).cross(c.z(i));
+    if (dz.cwiseAbs().maxCoeff() > 1e-9 || dp.cwiseAbs().maxCoeff() > 1e-9 * c.scale) {
       throw RunError("fit_dh: joint " + std::to_string(i + 1) +
                      ": the DH table does not give back its axis; please report this chain");
     }
   }
+}
+
+}  // namespace
+
+DhFit fit_dh(const Model<double>& model, DhConvention convention) {
+  const std::vector<LinkSpec<double>>& links = model.links();
+  const ChainAxes axes = chain_axes(links);
+  DhFit fit;
+  fit.convention = convention;
+  const std::vector<Pose> F = convention == DhConvention::standard ? standard_frames(axes, fit)
+                                                                   : modified_frames(axes, fit);
+  for (std::size_t i = 0; i < links.size(); ++i)
+    fit.rows.push_back(dh_row(convention, links[i], axes.W[i], F[i], F[i + 1], axes.tol, i));
+  fit.last_frame = axes.W.back().inverse() * F.back();
+  check_gives_back_axes(fit, axes);
   return fit;
 }
 
@@ -216,16 +230,13 @@ namespace {
 
 const double kDegrees = 180 / M_PI;
 
+// -0 written as 0: the same dynamics, and a file people read.
 std::string num(double x) {
-  if (x == 0) return "0";  // also -0
-  char text[32];
-  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
-  (void)ec;
-  return std::string(text, end);
+  return shortest(x == 0 ? 0.0 : x);
 }
 
-std::string vec(const Vec3<double>& v, double scale = 1) {
-  return "[" + num(scale * v[0]) + ", " + num(scale * v[1]) + ", " + num(scale * v[2]) + "]";
+std::string vec(const Vec3<double>& v) {
+  return "[" + num(v[0]) + ", " + num(v[1]) + ", " + num(v[2]) + "]";
 }
 
 // Text as a YAML double-quoted scalar, escapes (\n, \x01, ...) written by yaml-cpp's emitter.
@@ -246,45 +257,17 @@ std::string yaml_text(const std::string& s, const std::string& key) {
   return text;
 }
 
-// An XML attribute value. XML 1.0 holds no control character but tab, line feed and carriage
-// return, which are written as character references (a parser turns them into spaces when
-// written raw); any other is refused, never dropped.
-std::string xml_attribute(const std::string& s, const std::string& what) {
-  std::string out;
+// XML 1.0 holds no control character but tab, line feed and carriage return (TinyXML writes
+// those three as character references, which attribute values keep): a text with any other
+// is refused, never dropped.
+void check_xml_text(const std::string& s, const std::string& what) {
   for (char c : s) {
-    const auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        if (byte < 0x20) {
-          throw InputError("--export: " + what + " " + emitted(s) +
-                           " has a control character that XML cannot hold; a URDF cannot carry "
-                           "it (a robot YAML can)");
-        }
-        out += c;
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+      throw InputError("--export: " + what + " " + emitted(s) +
+                       " has a control character that XML cannot hold; a URDF cannot carry "
+                       "it (a robot YAML can)");
     }
   }
-  return out;
 }
 
 // Text inside an XML comment, which may hold neither "--" nor control characters: they are
@@ -342,196 +325,295 @@ bool needs_warn_checks(const RobotFile& robot) {
   return false;
 }
 
-const double kDeg = 180 / M_PI;
-
-std::string joint_values(const VecX<double>& v, const RobotFile& robot) {
-  std::string out = "[";
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    const bool revolute =
-        robot.model.links()[static_cast<std::size_t>(i)].type == JointType::revolute;
-    out += (i ? ", " : "") + num(revolute ? v[i] * kDeg : v[i]);
-  }
-  return out + "]";
+// The robot YAML is written by yaml-cpp's emitter: keys, flow lists and maps, comments and
+// quoting are its; numbers are the shortest round-trip text (num), emitted as plain scalars.
+YAML::Emitter& operator<<(YAML::Emitter& out, const Vec3<double>& v) {
+  return out << YAML::Flow << YAML::BeginSeq << num(v[0]) << num(v[1]) << num(v[2]) << YAML::EndSeq;
 }
 
-}  // namespace
+void emit_inertia(YAML::Emitter& out, const Mat3<double>& I) {
+  out << YAML::Key << "inertia" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  const std::pair<const char*, double> entries[] = {{"xx", I(0, 0)}, {"yy", I(1, 1)},
+                                                    {"zz", I(2, 2)}, {"xy", I(0, 1)},
+                                                    {"xz", I(0, 2)}, {"yz", I(1, 2)}};
+  for (const auto& entry : entries)
+    out << YAML::Key << entry.first << YAML::Value << num(entry.second);
+  out << YAML::EndMap;
+}
 
-void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention) {
-  const DhFit fit = fit_dh(robot.model, convention);
-  const char* name = convention == DhConvention::standard ? "standard" : "modified";
-  out << "# Written by ridim --export from " << emitted(robot.path) << ": the model as loaded, in "
-      << name
-      << " DH.\n# com and inertia are re-expressed in this convention's link frames; lengths in m,"
-         " angles in deg.\n";
-  if (!robot.name.empty()) out << "name: " << yaml_text(robot.name, "name") << '\n';
-  if (!robot.source.empty()) out << "source: " << yaml_text(robot.source, "source") << '\n';
-  out << "dh: " << name << "\nangle_unit: deg\ngravity: " << vec(robot.model.gravity()) << '\n';
-  if (needs_warn_checks(robot)) {
-    out << "inertia_checks: warn   # some link has no mass or breaks the triangle inequality\n";
-  }
-  if (fit.base) {
-    out << "# The first joint axis is not where a " << name
-        << " DH table starts from, so the DH frame 0 is placed in the\n# base frame by `base`"
-           " (URDF-style: R = Rz(yaw) Ry(pitch) Rx(roll), in angle_unit).\n"
-        << "base: {xyz: " << vec(fit.base->p) << ", rpy: " << vec(rpy_of(fit.base->R), kDeg)
-        << "}\n";
-  }
-  out << "links:\n";
-  for (std::size_t i = 0; i < fit.rows.size(); ++i) {
-    const DhLink<double> r = tidied(fit.rows[i]);
-    const std::string& link_name = i < robot.link_names.size() ? robot.link_names[i] : "";
-    out << "  - ";
-    if (!link_name.empty()) {
-      out << "name: " << yaml_text(link_name, "links[" + std::to_string(i) + "].name") << "\n    ";
-    }
-    out << "joint: " << (r.type == JointType::revolute ? "revolute" : "prismatic") << '\n'
-        << "    a: " << num(r.a) << "\n    b: " << num(r.b)
-        << "\n    alpha: " << num(r.alpha * kDeg) << "\n    theta: " << num(r.theta * kDeg)
-        << "\n    mass: " << num(r.mass) << "\n    com: " << vec(r.com)
-        << "\n    inertia: {xx: " << num(r.inertia(0, 0)) << ", yy: " << num(r.inertia(1, 1))
-        << ", zz: " << num(r.inertia(2, 2)) << ", xy: " << num(r.inertia(0, 1))
-        << ", xz: " << num(r.inertia(0, 2)) << ", yz: " << num(r.inertia(1, 2)) << "}\n";
-    // The drive (spec §6; from a URDF, its <dynamics damping friction> as B and Tc with G = 1).
-    const Drive<double>& d = robot.model.links()[i].drive;
-    if (d.Jm != 0 || d.G != 1 || d.B != 0 || d.Tc_pos != 0 || d.Tc_neg != 0) {
-      out << "    drive: {Jm: " << num(d.Jm) << ", G: " << num(d.G) << ", B: " << num(d.B)
-          << ", Tc: [" << num(d.Tc_pos) << ", " << num(d.Tc_neg) << "]}\n";
-    }
-  }
-  // The tool frame, relative to the fitted table's last link frame (the model keeps it relative
-  // to J_n, whose x axis the table need not keep), and the payload on it (spec §6). A URDF's
-  // tool frame is its tip link's frame; without this block the last link frame would take its
-  // place.
+// Text that must read back unchanged: checked (yaml_text), then double-quoted by the emitter.
+void emit_text(YAML::Emitter& out, const std::string& key, const std::string& text,
+               const std::string& what) {
+  yaml_text(text, what);
+  out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << text;
+}
+
+// The drive (from a URDF, its <dynamics damping friction> as B and Tc with G = 1).
+void emit_drive(YAML::Emitter& out, const Drive<double>& d) {
+  if (d.Jm == 0 && d.G == 1 && d.B == 0 && d.Tc_pos == 0 && d.Tc_neg == 0) return;
+  out << YAML::Key << "drive" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "Jm"
+      << YAML::Value << num(d.Jm) << YAML::Key << "G" << YAML::Value << num(d.G) << YAML::Key << "B"
+      << YAML::Value << num(d.B) << YAML::Key << "Tc" << YAML::Value << YAML::Flow << YAML::BeginSeq
+      << num(d.Tc_pos) << num(d.Tc_neg) << YAML::EndSeq << YAML::EndMap;
+}
+
+void emit_link(YAML::Emitter& out, const RobotFile& robot, const DhLink<double>& row,
+               std::size_t i) {
+  const DhLink<double> r = tidied(row);
+  out << YAML::BeginMap;
+  const std::string& link_name = i < robot.link_names.size() ? robot.link_names[i] : "";
+  if (!link_name.empty())
+    emit_text(out, "name", link_name, "links[" + std::to_string(i) + "].name");
+  out << YAML::Key << "joint" << YAML::Value
+      << (r.type == JointType::revolute ? "revolute" : "prismatic");
+  const std::pair<const char*, double> numbers[] = {{"a", r.a},
+                                                    {"b", r.b},
+                                                    {"alpha", r.alpha * kDegrees},
+                                                    {"theta", r.theta * kDegrees},
+                                                    {"mass", r.mass}};
+  for (const auto& entry : numbers)
+    out << YAML::Key << entry.first << YAML::Value << num(entry.second);
+  out << YAML::Key << "com" << YAML::Value << r.com;
+  emit_inertia(out, r.inertia);
+  emit_drive(out, robot.model.links()[i].drive);
+  out << YAML::EndMap;
+}
+
+// The tool frame, relative to the fitted table's last link frame (the model keeps it relative
+// to J_n, whose x axis the table need not keep), and the payload on it. A URDF's tool frame is
+// its tip link's frame; without this block the last link frame would take its place.
+void emit_tool_and_payload(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit) {
   const bool has_payload = robot.model.payload().mass > 0;
-  const Transform<double> in_link_frame = inverse(fit.last_frame) * robot.model.tool();
-  Vec3<double> xyz = in_link_frame.p, rpy = kDeg * rpy_of(in_link_frame.R);
+  const Transform<double> in_link_frame = fit.last_frame.inverse() * robot.model.tool();
+  Vec3<double> xyz = in_link_frame.p, rpy = kDegrees * rpy_of(in_link_frame.R);
   const double length = std::max(1.0, xyz.cwiseAbs().maxCoeff());
   for (int k = 0; k < 3; ++k) {
     xyz[k] = tidy(xyz[k], length);
     rpy[k] = tidy(rpy[k], 1);
   }
   if (has_payload || !xyz.isZero(0) || !rpy.isZero(0)) {
-    out << "tool: {xyz: " << vec(xyz) << ", rpy: " << vec(rpy) << "}\n";
+    out << YAML::Key << "tool" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "xyz"
+        << YAML::Value << xyz << YAML::Key << "rpy" << YAML::Value << rpy << YAML::EndMap;
   }
-  if (has_payload) {
-    const Payload<double>& p = robot.model.payload();
-    out << "payload:\n  mass: " << num(p.mass) << "\n  com: " << vec(p.com)
-        << "\n  inertia: {xx: " << num(p.inertia(0, 0)) << ", yy: " << num(p.inertia(1, 1))
-        << ", zz: " << num(p.inertia(2, 2)) << ", xy: " << num(p.inertia(0, 1))
-        << ", xz: " << num(p.inertia(0, 2)) << ", yz: " << num(p.inertia(1, 2)) << "}\n";
-  }
-  if (robot.initial_q || robot.initial_qd) {
-    out << "initial:\n";
-    if (robot.initial_q) out << "  q: " << joint_values(*robot.initial_q, robot) << '\n';
-    if (robot.initial_qd) out << "  qd: " << joint_values(*robot.initial_qd, robot) << '\n';
-  }
-  if (robot.trajectory) {
-    const CycloidalTrajectory<double>& t = *robot.trajectory;
-    out << "trajectory:\n  type: cycloidal\n  duration: " << num(t.duration)
-        << "\n  samples: " << t.samples << "\n  from: " << joint_values(t.from, robot)
-        << "\n  to: " << joint_values(t.to, robot) << '\n';
-  }
+  if (!has_payload) return;
+  const Payload<double>& p = robot.model.payload();
+  out << YAML::Key << "payload" << YAML::Value << YAML::BeginMap << YAML::Key << "mass"
+      << YAML::Value << num(p.mass) << YAML::Key << "com" << YAML::Value << p.com;
+  emit_inertia(out, p.inertia);
+  out << YAML::EndMap;
 }
 
-void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::string>& notes) {
-  const std::vector<LinkSpec<double>>& links = robot.model.links();
-  const std::size_t n = links.size();
-  auto name_of = [&](const std::vector<std::string>& names, std::size_t i, const char* prefix) {
+void emit_joint_values(YAML::Emitter& out, const char* key, const VecX<double>& v,
+                       const RobotFile& robot) {
+  out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    const bool revolute =
+        robot.model.links()[static_cast<std::size_t>(i)].type == JointType::revolute;
+    out << num(revolute ? v[i] * kDegrees : v[i]);
+  }
+  out << YAML::EndSeq;
+}
+
+void emit_initial_and_trajectory(YAML::Emitter& out, const RobotFile& robot) {
+  if (robot.initial_q || robot.initial_qd) {
+    out << YAML::Key << "initial" << YAML::Value << YAML::BeginMap;
+    if (robot.initial_q) emit_joint_values(out, "q", *robot.initial_q, robot);
+    if (robot.initial_qd) emit_joint_values(out, "qd", *robot.initial_qd, robot);
+    out << YAML::EndMap;
+  }
+  if (!robot.trajectory) return;
+  const CycloidalTrajectory<double>& t = *robot.trajectory;
+  out << YAML::Key << "trajectory" << YAML::Value << YAML::BeginMap << YAML::Key << "type"
+      << YAML::Value << "cycloidal" << YAML::Key << "duration" << YAML::Value << num(t.duration)
+      << YAML::Key << "samples" << YAML::Value << t.samples;
+  emit_joint_values(out, "from", t.from, robot);
+  emit_joint_values(out, "to", t.to, robot);
+  out << YAML::EndMap;
+}
+
+void emit_header(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit,
+                 const char* convention) {
+  out << YAML::Comment("Written by ridim --export from " + emitted(robot.path) +
+                       ": the model as loaded, in " + convention +
+                       " DH.\ncom and inertia are re-expressed in this convention's link "
+                       "frames; lengths in m, angles in deg.")
+      << YAML::BeginMap;
+  if (!robot.name.empty()) emit_text(out, "name", robot.name, "name");
+  if (!robot.source.empty()) emit_text(out, "source", robot.source, "source");
+  out << YAML::Key << "dh" << YAML::Value << convention << YAML::Key << "angle_unit" << YAML::Value
+      << "deg" << YAML::Key << "gravity" << YAML::Value << robot.model.gravity();
+  if (needs_warn_checks(robot)) {
+    out << YAML::Key << "inertia_checks" << YAML::Value << "warn"
+        << YAML::Comment("some link has no mass or breaks the triangle inequality");
+  }
+  if (!fit.base) return;
+  out << YAML::Newline
+      << YAML::Comment(std::string("The first joint axis is not where a ") + convention +
+                       " DH table starts from, so the DH frame 0 is placed in the\nbase frame "
+                       "by `base` (URDF-style: R = Rz(yaw) Ry(pitch) Rx(roll), in angle_unit).")
+      << YAML::Key << "base" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "xyz"
+      << YAML::Value << fit.base->p << YAML::Key << "rpy" << YAML::Value
+      << Vec3<double>(kDegrees * rpy_of(fit.base->R)) << YAML::EndMap;
+}
+
+}  // namespace
+
+void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention) {
+  const DhFit fit = fit_dh(robot.model, convention);
+  YAML::Emitter yaml;
+  emit_header(yaml, robot, fit, convention == DhConvention::standard ? "standard" : "modified");
+  yaml << YAML::Key << "links" << YAML::Value << YAML::BeginSeq;
+  for (std::size_t i = 0; i < fit.rows.size(); ++i)
+    emit_link(yaml, robot, fit.rows[i], i);
+  yaml << YAML::EndSeq;
+  emit_tool_and_payload(yaml, robot, fit);
+  emit_initial_and_trajectory(yaml, robot);
+  yaml << YAML::EndMap;
+  if (!yaml.good()) throw RunError(std::string("--export: YAML emitter: ") + yaml.GetLastError());
+  out << yaml.c_str() << '\n';
+}
+
+namespace {
+
+// The URDF document is built with TinyXML, which urdfdom reads with and which escapes attribute
+// values; urdf::exportURDF is not used because it writes numbers with 6 significant digits,
+// and an exported chain must read back as the same dynamics.
+TiXmlElement* add(TiXmlNode& parent, const char* tag) {
+  return parent.LinkEndChild(new TiXmlElement(tag))->ToElement();
+}
+
+void set(TiXmlElement& element, const char* attribute, const std::string& value) {
+  element.SetAttribute(attribute, value.c_str());
+}
+
+std::string triple(const Vec3<double>& v) {
+  return num(v[0]) + ' ' + num(v[1]) + ' ' + num(v[2]);
+}
+
+void add_origin(TiXmlElement& parent, const Vec3<double>& xyz, const Vec3<double>& rpy) {
+  TiXmlElement& origin = *add(parent, "origin");
+  set(origin, "xyz", triple(xyz));
+  set(origin, "rpy", triple(rpy));
+}
+
+void add_inertial(TiXmlElement& link, double mass, const Vec3<double>& com, const Mat3<double>& I) {
+  TiXmlElement& inertial = *add(link, "inertial");
+  add_origin(inertial, com, Vec3<double>::Zero());
+  set(*add(inertial, "mass"), "value", num(mass));
+  TiXmlElement& inertia = *add(inertial, "inertia");
+  const std::pair<const char*, double> entries[] = {{"ixx", I(0, 0)}, {"ixy", I(0, 1)},
+                                                    {"ixz", I(0, 2)}, {"iyy", I(1, 1)},
+                                                    {"iyz", I(1, 2)}, {"izz", I(2, 2)}};
+  for (const auto& entry : entries)
+    set(inertia, entry.first, num(entry.second));
+}
+
+TiXmlElement& add_link(TiXmlElement& robot, const std::string& name) {
+  TiXmlElement& link = *add(robot, "link");
+  set(link, "name", name);
+  return link;
+}
+
+TiXmlElement& add_joint(TiXmlElement& robot, const std::string& name, const char* type,
+                        const std::string& parent, const std::string& child, const Pose& origin) {
+  TiXmlElement& joint = *add(robot, "joint");
+  set(joint, "name", name);
+  set(joint, "type", type);
+  set(*add(joint, "parent"), "link", parent);
+  set(*add(joint, "child"), "link", child);
+  add_origin(joint, origin.p, rpy_of(origin.R));
+  return joint;
+}
+
+// The names a URDF export gives: the robot file's link and joint names where each is there and
+// unique, else link1.., joint1..; and names of its own (base_link, tool, tool_joint) that none
+// of those takes.
+struct UrdfNames {
+  std::vector<std::string> links, joints;
+  std::string base, tool, tool_joint;
+};
+
+std::string unused(std::string name, const std::vector<std::string>& taken) {
+  while (std::count(taken.begin(), taken.end(), name))
+    name += "_0";
+  return name;
+}
+
+UrdfNames urdf_names(const RobotFile& robot) {
+  auto name_of = [](const std::vector<std::string>& names, std::size_t i, const char* prefix) {
     const bool usable = i < names.size() && !names[i].empty() &&
                         std::count(names.begin(), names.end(), names[i]) == 1;
     return usable ? names[i] : prefix + std::to_string(i + 1);
   };
-  std::vector<std::string> link_names, joint_names;
-  for (std::size_t i = 0; i < n; ++i) {
-    link_names.push_back(name_of(robot.link_names, i, "link"));
-    joint_names.push_back(name_of(robot.joint_names, i, "joint"));
+  UrdfNames names;
+  for (std::size_t i = 0; i < robot.model.links().size(); ++i) {
+    names.links.push_back(name_of(robot.link_names, i, "link"));
+    names.joints.push_back(name_of(robot.joint_names, i, "joint"));
+    check_xml_text(names.links.back(), "link name");
+    check_xml_text(names.joints.back(), "joint name");
   }
-  // A name of our own that none of the robot's takes.
-  auto unused = [](std::string name, const std::vector<std::string>& taken) {
-    while (std::count(taken.begin(), taken.end(), name))
-      name += "_0";
-    return name;
-  };
-  const std::string base = unused("base_link", link_names);
-  const std::string robot_name = robot.name.empty() ? "robot" : robot.name;
-  out << "<?xml version=\"1.0\"?>\n<!-- Written by ridim --export from " << xml_comment(robot.path)
-      << ". Each link frame is the suite's joint frame J_i, whose z axis is the joint axis. -->\n";
-  if (!robot.source.empty()) out << "<!-- source: " << xml_comment(robot.source) << " -->\n";
-  out << "<robot name=\"" << xml_attribute(robot_name, "name") << "\">\n  <link name=\"" << base
-      << "\"/>\n";
-  std::string parent = base;
-  bool lost_drive = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    const LinkSpec<double>& l = links[i];
-    const std::string link = xml_attribute(link_names[i], "link name");
-    const Vec3<double> rpy = rpy_of(l.placement.R);
-    const bool revolute = l.type == JointType::revolute;
-    out << "  <joint name=\"" << xml_attribute(joint_names[i], "joint name") << "\" type=\""
-        << (revolute ? "continuous" : "prismatic") << "\">\n    <parent link=\"" << parent
-        << "\"/>\n    <child link=\"" << link << "\"/>\n    <origin xyz=\"" << num(l.placement.p[0])
-        << ' ' << num(l.placement.p[1]) << ' ' << num(l.placement.p[2]) << "\" rpy=\""
-        << num(rpy[0]) << ' ' << num(rpy[1]) << ' ' << num(rpy[2])
-        << "\"/>\n    <axis xyz=\"0 0 1\"/>\n";
-    if (!revolute) {
-      out << "    <limit lower=\"-1e9\" upper=\"1e9\" effort=\"0\" velocity=\"0\"/>"
-             "  <!-- not known; not read by the suite -->\n";
-    }
-    // URDF's <dynamics>: viscous and symmetric Coulomb friction at the joint; a rotor inertia or
-    // an asymmetric Coulomb friction has no place there (noted below).
-    const Drive<double>& d = l.drive;
-    const double damping = d.G * d.G * d.B, friction = std::abs(d.G) * d.Tc_pos;
-    if (damping != 0 || friction != 0) {
-      out << "    <dynamics damping=\"" << num(damping) << "\" friction=\"" << num(friction)
-          << "\"/>\n";
-    }
-    if (d.Jm != 0 || d.Tc_neg != -d.Tc_pos) lost_drive = true;
-    out << "  </joint>\n  <link name=\"" << link << "\">\n";
-    const Mat3<double>& I = l.inertia;
-    if (l.mass != 0 || !I.isZero(0)) {
-      out << "    <inertial>\n      <origin xyz=\"" << num(l.com[0]) << ' ' << num(l.com[1]) << ' '
-          << num(l.com[2]) << "\" rpy=\"0 0 0\"/>\n      <mass value=\"" << num(l.mass)
-          << "\"/>\n      <inertia ixx=\"" << num(I(0, 0)) << "\" ixy=\"" << num(I(0, 1))
-          << "\" ixz=\"" << num(I(0, 2)) << "\" iyy=\"" << num(I(1, 1)) << "\" iyz=\""
-          << num(I(1, 2)) << "\" izz=\"" << num(I(2, 2)) << "\"/>\n    </inertial>\n";
-    }
-    out << "  </link>\n";
-    parent = link;
+  names.base = unused("base_link", names.links);
+  const bool tip_named = !robot.tip_link.empty() &&
+                         !std::count(names.links.begin(), names.links.end(), robot.tip_link);
+  if (tip_named) check_xml_text(robot.tip_link, "link name");
+  names.tool = tip_named ? robot.tip_link : unused("tool", names.links);
+  names.tool_joint = unused("tool_joint", names.joints);
+  return names;
+}
+
+// Joint i and body i: J_i as the link frame (axis z); URDF's <dynamics> holds viscous and
+// symmetric Coulomb friction at the joint, so a rotor inertia or an asymmetric Coulomb friction
+// is lost (the return value says so).
+bool add_body(TiXmlElement& robot, const LinkSpec<double>& l, const std::string& joint_name,
+              const std::string& parent, const std::string& link_name) {
+  const bool revolute = l.type == JointType::revolute;
+  TiXmlElement& joint = add_joint(robot, joint_name, revolute ? "continuous" : "prismatic", parent,
+                                  link_name, l.placement);
+  set(*add(joint, "axis"), "xyz", "0 0 1");
+  if (!revolute) {
+    TiXmlElement& limit = *add(joint, "limit");
+    for (const auto& [attribute, value] : {std::pair<const char*, const char*>{"lower", "-1e9"},
+                                           {"upper", "1e9"},
+                                           {"effort", "0"},
+                                           {"velocity", "0"}})
+      set(limit, attribute, value);
+    joint.LinkEndChild(new TiXmlComment(" the limit is not known; not read by the suite "));
   }
-  // The tool frame as a link on a fixed joint (spec §8: read back, this leaf is the tip and its
-  // frame the tool frame), holding the payload, which the reader merges into the last body.
-  const Transform<double>& tool = robot.model.tool();
-  const Payload<double>& p = robot.model.payload();
-  if (p.mass > 0 || !tool.R.isIdentity(0) || !tool.p.isZero(0)) {
-    const Vec3<double> rpy = rpy_of(tool.R);
-    const bool tip_named = !robot.tip_link.empty() &&
-                           !std::count(link_names.begin(), link_names.end(), robot.tip_link);
-    const std::string tool_link =
-        tip_named ? xml_attribute(robot.tip_link, "link name") : unused("tool", link_names);
-    out << "  <joint name=\"" << unused("tool_joint", joint_names)
-        << "\" type=\"fixed\">\n    <parent link=\"" << parent << "\"/>\n    <child link=\""
-        << tool_link << "\"/>\n    <origin xyz=\"" << num(tool.p[0]) << ' ' << num(tool.p[1]) << ' '
-        << num(tool.p[2]) << "\" rpy=\"" << num(rpy[0]) << ' ' << num(rpy[1]) << ' ' << num(rpy[2])
-        << "\"/>\n  </joint>\n  <link name=\"" << tool_link << "\">";
-    if (p.mass > 0) {
-      const Mat3<double>& I = p.inertia;
-      out << "  <!-- the payload -->\n    <inertial>\n      <origin xyz=\"" << num(p.com[0]) << ' '
-          << num(p.com[1]) << ' ' << num(p.com[2]) << "\" rpy=\"0 0 0\"/>\n      <mass value=\""
-          << num(p.mass) << "\"/>\n      <inertia ixx=\"" << num(I(0, 0)) << "\" ixy=\""
-          << num(I(0, 1)) << "\" ixz=\"" << num(I(0, 2)) << "\" iyy=\"" << num(I(1, 1))
-          << "\" iyz=\"" << num(I(1, 2)) << "\" izz=\"" << num(I(2, 2))
-          << "\"/>\n    </inertial>\n";
-    } else {
-      out << '\n';
-    }
-    out << "  </link>\n";
+  const Drive<double>& d = l.drive;
+  const double damping = d.G * d.G * d.B, friction = std::abs(d.G) * d.Tc_pos;
+  if (damping != 0 || friction != 0) {
+    TiXmlElement& dynamics = *add(joint, "dynamics");
+    set(dynamics, "damping", num(damping));
+    set(dynamics, "friction", num(friction));
   }
+  TiXmlElement& link = add_link(robot, link_name);
+  if (l.mass != 0 || !l.inertia.isZero(0)) add_inertial(link, l.mass, l.com, l.inertia);
+  return d.Jm != 0 || d.Tc_neg != -d.Tc_pos;
+}
+
+// The tool frame as a link on a fixed joint (read back, this leaf is the tip and its frame the
+// tool frame), holding the payload, which the reader merges into the last body.
+void add_tool(TiXmlElement& robot, const RobotFile& robot_file, const UrdfNames& names,
+              const std::string& parent) {
+  const Transform<double>& tool = robot_file.model.tool();
+  const Payload<double>& p = robot_file.model.payload();
+  if (!(p.mass > 0) && tool.R.isIdentity(0) && tool.p.isZero(0)) return;
+  add_joint(robot, names.tool_joint, "fixed", parent, names.tool, tool);
+  TiXmlElement& link = add_link(robot, names.tool);
+  if (p.mass > 0) {
+    link.LinkEndChild(new TiXmlComment(" the payload "));
+    add_inertial(link, p.mass, p.com, p.inertia);
+  }
+}
+
+std::vector<std::string> urdf_notes(const RobotFile& robot, bool lost_drive) {
+  std::vector<std::string> notes;
   if (lost_drive) {
     notes.push_back(
         "URDF's <dynamics> holds viscous and symmetric Coulomb friction only: the "
         "drives' rotor inertias (G^2 Jm) and asymmetric Coulomb friction are not "
         "written");
   }
-  out << "</robot>\n";
   if (robot.model.gravity() != Vec3<double>(0, 0, -9.81)) {
     notes.push_back("URDF has no gravity: the robot file's " + vec(robot.model.gravity()) +
                     " m/s^2 is not written (a URDF is read with [0, 0, -9.81])");
@@ -544,6 +626,40 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
         "some link has no mass or breaks the triangle inequality; the URDF reader "
         "checks inertias strictly and will refuse it");
   }
+  return notes;
+}
+
+}  // namespace
+
+void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::string>& notes) {
+  const std::string robot_name = robot.name.empty() ? "robot" : robot.name;
+  check_xml_text(robot_name, "name");
+  const UrdfNames names = urdf_names(robot);
+  TiXmlDocument doc;
+  doc.LinkEndChild(new TiXmlDeclaration("1.0", "", ""));
+  const std::string header = " Written by ridim --export from " + xml_comment(robot.path) +
+                             ". Each link frame is the suite's joint frame J_i, whose z axis "
+                             "is the joint axis. ";
+  doc.LinkEndChild(new TiXmlComment(header.c_str()));
+  if (!robot.source.empty()) {
+    doc.LinkEndChild(new TiXmlComment((" source: " + xml_comment(robot.source) + " ").c_str()));
+  }
+  TiXmlElement& root = *add(doc, "robot");
+  set(root, "name", robot_name);
+  add_link(root, names.base);
+  std::string parent = names.base;
+  bool lost_drive = false;
+  for (std::size_t i = 0; i < robot.model.links().size(); ++i) {
+    lost_drive |= add_body(root, robot.model.links()[i], names.joints[i], parent, names.links[i]);
+    parent = names.links[i];
+  }
+  add_tool(root, robot, names, parent);
+  TiXmlPrinter printer;
+  printer.SetIndent("  ");
+  doc.Accept(&printer);
+  out << printer.Str();
+  const std::vector<std::string> more = urdf_notes(robot, lost_drive);
+  notes.insert(notes.end(), more.begin(), more.end());
 }
 
 std::vector<std::string> export_robot(const RobotFile& robot, const std::string& path,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/io/robot_file.hpp"
+#include "denoc/model/rotation.hpp"
 
 namespace denoc {
 
@@ -27,10 +28,6 @@ struct DhFit {
 };
 
 DhFit fit_dh(const Model<double>& model, DhConvention convention);
-
-// Roll, pitch, yaw with R = Rz(yaw) Ry(pitch) Rx(roll), as URDF and `base:` use them.
-Vec3<double> rpy_of(const Mat3<double>& R);
-Mat3<double> rotation_from_rpy(const Vec3<double>& rpy);
 
 // Writes `robot` as a robot YAML (angles in degrees) in `convention`, with the tool frame and
 // payload; text values are written by yaml-cpp's emitter, so any text reads back unchanged (a

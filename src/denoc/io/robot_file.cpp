@@ -14,10 +14,12 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include "denoc/io/drive_check.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
 #include "denoc/io/urdf.hpp"
 #include "denoc/io/yaml_document.hpp"
+#include "denoc/model/rotation.hpp"
 
 namespace denoc {
 
@@ -179,30 +181,32 @@ Drive<double> read_drive(const Reader& reader, const YAML::Node& node, const std
   if (!node.IsMap()) reader.fail(key, node, "expected a map with Jm, G, B, Tc");
   reader.check_keys(node, key, {"Jm", "G", "B", "Tc"});
   Drive<double> drive;
-  if (node["Jm"]) {
-    drive.Jm = reader.number(node["Jm"], key + ".Jm");
-    if (drive.Jm < 0) reader.fail(key + ".Jm", node["Jm"], "must be >= 0 (kg m^2)");
+  if (node["Jm"]) drive.Jm = reader.number(node["Jm"], key + ".Jm");
+  if (node["G"]) drive.G = reader.number(node["G"], key + ".G");
+  if (node["B"]) drive.B = reader.number(node["B"], key + ".B");
+  const YAML::Node tc = node["Tc"];
+  if (tc && tc.IsScalar()) {
+    drive.Tc_pos = reader.number(tc, key + ".Tc");
+    drive.Tc_neg = -drive.Tc_pos;
+  } else if (tc) {
+    const VecX<double> v = reader.vector(tc, key + ".Tc", 2);
+    drive.Tc_pos = v[0];
+    drive.Tc_neg = v[1];
   }
-  if (node["G"]) {
-    drive.G = reader.number(node["G"], key + ".G");
-    if (drive.G == 0) reader.fail(key + ".G", node["G"], "must not be 0 (motor rate / joint rate)");
-  }
-  if (node["B"]) {
-    drive.B = reader.number(node["B"], key + ".B");
-    if (drive.B < 0) reader.fail(key + ".B", node["B"], "must be >= 0 (N m s/rad)");
-  }
-  if (const YAML::Node tc = node["Tc"]) {
-    if (tc.IsScalar()) {
-      drive.Tc_pos = reader.number(tc, key + ".Tc");
-      if (drive.Tc_pos < 0) reader.fail(key + ".Tc", tc, "must be >= 0 (N m)");
-      drive.Tc_neg = -drive.Tc_pos;
-    } else {
-      const VecX<double> v = reader.vector(tc, key + ".Tc", 2);
-      drive.Tc_pos = v[0];
-      drive.Tc_neg = v[1];
-      if (v[0] < 0) reader.fail(key + ".Tc[0]", tc[0], "must be >= 0 (friction for qd > 0)");
-      if (v[1] > 0) reader.fail(key + ".Tc[1]", tc[1], "must be <= 0 (friction for qd < 0)");
-    }
+  const std::optional<DriveProblem> problem = drive_problem(drive);
+  if (!problem) return drive;
+  switch (problem->field) {
+    case DriveProblem::Jm:
+      reader.fail(key + ".Jm", node["Jm"], problem->what);
+    case DriveProblem::G:
+      reader.fail(key + ".G", node["G"], problem->what);
+    case DriveProblem::B:
+      reader.fail(key + ".B", node["B"], problem->what);
+    case DriveProblem::Tc_pos:
+      if (tc.IsScalar()) reader.fail(key + ".Tc", tc, "must be >= 0 (N m)");
+      reader.fail(key + ".Tc[0]", tc[0], problem->what);
+    case DriveProblem::Tc_neg:
+      reader.fail(key + ".Tc[1]", tc[1], problem->what);
   }
   return drive;
 }
@@ -214,11 +218,7 @@ Transform<double> read_tool(const Reader& reader, const YAML::Node& node, double
   Transform<double> tool;
   if (node["xyz"]) tool.p = reader.vector(node["xyz"], "tool.xyz", 3);
   if (node["rpy"]) {
-    const VecX<double> rpy = angle_scale * reader.vector(node["rpy"], "tool.rpy", 3);
-    tool.R = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
-              Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()) *
-              Eigen::AngleAxisd(rpy[0], Vec3<double>::UnitX()))
-                 .toRotationMatrix();
+    tool.R = rotation_from_rpy<double>(angle_scale * reader.vector(node["rpy"], "tool.rpy", 3));
   }
   return tool;
 }
@@ -291,11 +291,7 @@ Transform<double> read_base(const Reader& reader, const YAML::Node& node, double
   Transform<double> base;
   if (node["xyz"]) base.p = reader.vector(node["xyz"], "base.xyz", 3);
   if (node["rpy"]) {
-    const Vec3<double> rpy = angle_scale * reader.vector(node["rpy"], "base.rpy", 3);
-    base.R = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
-              Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()) *
-              Eigen::AngleAxisd(rpy[0], Vec3<double>::UnitX()))
-                 .toRotationMatrix();
+    base.R = rotation_from_rpy<double>(angle_scale * reader.vector(node["rpy"], "base.rpy", 3));
   }
   return base;
 }
@@ -306,6 +302,66 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
                            const std::vector<Override>& overrides) {
   return parse_robot_tree(load_yaml_document(text, path), path, overrides);
 }
+
+namespace {
+
+// name, source, dh and angle_unit into `robot`; the gravity vector returned.
+Vec3<double> read_header(const Reader& reader, const YAML::Node& root, RobotFile& robot) {
+  if (root["name"]) robot.name = reader.text(root["name"], "name");
+  if (root["source"]) robot.source = reader.text(root["source"], "source");
+  if (root["dh"] && reader.choice(root["dh"], "dh", {"standard", "modified"}) == "modified") {
+    robot.convention = DhConvention::modified;
+  }
+  if (!root["angle_unit"] ||
+      reader.choice(root["angle_unit"], "angle_unit", {"deg", "rad"}) == "deg") {
+    robot.angle_scale = M_PI / 180;
+  }
+  Vec3<double> gravity(0, 0, -9.81);
+  if (root["gravity"]) gravity = reader.vector(root["gravity"], "gravity", 3);
+  return gravity;
+}
+
+// The `links` list into robot.dh and robot.link_names, under inertia_checks: strict (default)
+// or warn (published parameter sets: one warning line per link that no rigid body has).
+void read_links(const Reader& reader, const YAML::Node& root, RobotFile& robot) {
+  const YAML::Node links = root["links"];
+  if (!links) reader.fail_missing("links", root, "expected a list of links, base to tip");
+  if (!links.IsSequence() || links.size() == 0) {
+    reader.fail("links", links, "expected a non-empty list of links, base to tip");
+  }
+  InertiaChecks checks;
+  if (root["inertia_checks"]) {
+    checks.warn =
+        reader.choice(root["inertia_checks"], "inertia_checks", {"strict", "warn"}) == "warn";
+  }
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    std::string name;
+    checks.accepted.clear();
+    robot.dh.push_back(read_link(reader, links[i], "links[" + std::to_string(i) + "]",
+                                 robot.angle_scale, name, checks));
+    robot.link_names.push_back(name);
+    if (!checks.accepted.empty()) {
+      std::string line = reader.path() + ": accepted by inertia_checks: warn, no rigid body has ";
+      for (std::size_t k = 0; k < checks.accepted.size(); ++k)
+        line += (k ? "; " : "") + checks.accepted[k];
+      robot.warnings.push_back(line);
+      robot.check_positive_definite = true;
+    }
+  }
+}
+
+// The links' drives into robot.drives and into `specs`.
+void read_drives(const Reader& reader, const YAML::Node& links, RobotFile& robot,
+                 std::vector<LinkSpec<double>>& specs) {
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const std::string key = "links[" + std::to_string(i) + "].drive";
+    robot.drives.push_back(links[i]["drive"] ? read_drive(reader, links[i]["drive"], key)
+                                             : Drive<double>());
+    specs[i].drive = robot.drives.back();
+  }
+}
+
+}  // namespace
 
 RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
                            const std::vector<Override>& overrides) {
@@ -319,53 +375,13 @@ RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
                      "trajectory", "tool", "payload", "base", "inertia_checks"});
   RobotFile robot;
   robot.path = path;
-  if (root["name"]) robot.name = reader.text(root["name"], "name");
-  if (root["source"]) robot.source = reader.text(root["source"], "source");
-  if (root["dh"] && reader.choice(root["dh"], "dh", {"standard", "modified"}) == "modified") {
-    robot.convention = DhConvention::modified;
-  }
-  if (!root["angle_unit"] ||
-      reader.choice(root["angle_unit"], "angle_unit", {"deg", "rad"}) == "deg") {
-    robot.angle_scale = M_PI / 180;
-  }
-  Vec3<double> gravity(0, 0, -9.81);
-  if (root["gravity"]) gravity = reader.vector(root["gravity"], "gravity", 3);
-
-  const YAML::Node links = root["links"];
-  if (!links) reader.fail_missing("links", root, "expected a list of links, base to tip");
-  if (!links.IsSequence() || links.size() == 0) {
-    reader.fail("links", links, "expected a non-empty list of links, base to tip");
-  }
-  // inertia_checks: strict (default) | warn (spec §10, published parameter sets).
-  InertiaChecks checks;
-  if (root["inertia_checks"]) {
-    checks.warn =
-        reader.choice(root["inertia_checks"], "inertia_checks", {"strict", "warn"}) == "warn";
-  }
-  for (std::size_t i = 0; i < links.size(); ++i) {
-    std::string name;
-    checks.accepted.clear();
-    robot.dh.push_back(read_link(reader, links[i], "links[" + std::to_string(i) + "]",
-                                 robot.angle_scale, name, checks));
-    robot.link_names.push_back(name);
-    if (!checks.accepted.empty()) {
-      std::string line = path + ": accepted by inertia_checks: warn, no rigid body has ";
-      for (std::size_t k = 0; k < checks.accepted.size(); ++k)
-        line += (k ? "; " : "") + checks.accepted[k];
-      robot.warnings.push_back(line);
-      robot.check_positive_definite = true;
-    }
-  }
-  // Drives, tool and payload (spec §6), built into the model once.
+  const Vec3<double> gravity = read_header(reader, root, robot);
+  read_links(reader, root, robot);
+  // Drives, tool and payload, built into the model once.
   if (root["base"]) robot.base = read_base(reader, root["base"], robot.angle_scale);
   std::vector<LinkSpec<double>> specs =
       links_from_dh(robot.convention, robot.dh, robot.base.value_or(Transform<double>()));
-  for (std::size_t i = 0; i < links.size(); ++i) {
-    const std::string key = "links[" + std::to_string(i) + "].drive";
-    robot.drives.push_back(links[i]["drive"] ? read_drive(reader, links[i]["drive"], key)
-                                             : Drive<double>());
-    specs[i].drive = robot.drives.back();
-  }
+  read_drives(reader, root["links"], robot, specs);
   if (root["tool"]) robot.tool = read_tool(reader, root["tool"], robot.angle_scale);
   if (root["payload"]) robot.payload = read_payload(reader, root["payload"]);
   const Transform<double> last_link_frame = split_dh(robot.convention, robot.dh.back()).post;

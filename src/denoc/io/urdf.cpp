@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -18,8 +17,10 @@
 #include <Eigen/Geometry>
 
 #include "denoc/io/csv.hpp"
+#include "denoc/io/drive_check.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
+#include "denoc/io/number.hpp"
 
 namespace denoc {
 
@@ -51,32 +52,23 @@ Pose to_pose(const urdf::Pose& p) {
   return t;
 }
 
-Pose inverse(const Pose& t) {
-  return {t.R.transpose(), -(t.R.transpose() * t.p)};
-}
+// A body's mass, mass centre and inertia about the mass centre, in one frame: what a payload
+// holds, so the same struct.
+using MassProperties = Payload<double>;
 
-// A body's mass, mass centre and inertia about the mass centre, in one frame.
-struct MassProperties {
-  double mass = 0;
-  Vec3<double> com = Vec3<double>::Zero();
-  Mat3<double> inertia = Mat3<double>::Zero();
-};
-
-// Two rigidly joined bodies as one (parallel-axis theorem about the common mass centre).
+// Two rigidly joined bodies as one: each body's inertia carried from its own mass centre to the
+// common one (the parallel-axis theorem, BodyInertia::shifted) and the two added.
 MassProperties combine(const MassProperties& a, const MassProperties& b) {
   MassProperties c;
   c.mass = a.mass + b.mass;
-  if (c.mass == 0) {  // massless bodies may still carry rotational inertia (Corke's Puma link 1)
-    c.inertia = a.inertia + b.inertia;
-    return c;
-  }
-  c.com = (a.mass * a.com + b.mass * b.com) / c.mass;
-  auto shifted = [&](const MassProperties& body) {
-    const Vec3<double> r = body.com - c.com;
-    return Mat3<double>(body.inertia + body.mass * (r.squaredNorm() * Mat3<double>::Identity() -
-                                                    r * r.transpose()));
+  // Massless bodies may still carry rotational inertia (Corke's Puma link 1), about any point.
+  if (c.mass != 0) c.com = (a.mass * a.com + b.mass * b.com) / c.mass;
+  auto about_common_centre = [&](const MassProperties& body) {
+    return BodyInertia<double>::about_mass_centre(body.mass, body.inertia)
+        .shifted(body.com - c.com)
+        .rotational;
   };
-  c.inertia = shifted(a) + shifted(b);
+  c.inertia = about_common_centre(a) + about_common_centre(b);
   return c;
 }
 
@@ -286,165 +278,203 @@ void check_xml(const std::string& text, const std::string& path) {
                    where);
 }
 
-std::string number_text(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
+// The URDF's text as urdfdom's model, its errors gathered into one InputError.
+urdf::ModelInterfaceSharedPtr parsed_urdf(const std::string& text, const std::string& path) {
+  check_xml(text, path);
+  CapturedLog log;
+  urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(text);
+  if (!parsed) {
+    throw InputError(path + ": not a valid URDF" + (log.errors.empty() ? "" : ": " + log.errors));
+  }
+  return parsed;
 }
 
-}  // namespace
-
-RobotFile parse_urdf(const std::string& text, const std::string& path,
-                     const ChainSelection& chain) {
-  check_xml(text, path);
-  urdf::ModelInterfaceSharedPtr parsed;
-  {
-    CapturedLog log;
-    parsed = urdf::parseURDF(text);
-    if (!parsed) {
-      throw InputError(path + ": not a valid URDF" + (log.errors.empty() ? "" : ": " + log.errors));
-    }
+// --tip, or else the one leaf below the base that ends a chain.
+const urdf::Link& chain_tip(const UrdfReader& reader, const urdf::ModelInterface& urdf,
+                            const urdf::Link& base, const std::string& tip_link) {
+  if (!tip_link.empty()) return reader.link(tip_link, "--tip");
+  const std::vector<std::string> leaves = chain_ends(urdf, base);
+  if (leaves.empty()) reader.fail("no moving joint below link '" + base.name + "'");
+  if (leaves.size() != 1) {
+    reader.fail("the tree below link '" + base.name + "' has " + std::to_string(leaves.size()) +
+                " leaves that end chains (" + joined(leaves) +
+                "); choose the chain's end with --tip LINK");
   }
-  const urdf::ModelInterface& urdf = *parsed;
-  UrdfReader reader(urdf, path, chain.inertia_checks_warn);
-  if (!urdf.getRoot()) reader.fail("URDF without a root link");
-  const urdf::Link& base =
-      chain.base_link.empty() ? *urdf.getRoot() : reader.link(chain.base_link, "--base");
-  std::string tip_name = chain.tip_link;
-  if (tip_name.empty()) {
-    const std::vector<std::string> leaves = chain_ends(urdf, base);
-    if (leaves.empty()) reader.fail("no moving joint below link '" + base.name + "'");
-    if (leaves.size() != 1) {
-      reader.fail("the tree below link '" + base.name + "' has " + std::to_string(leaves.size()) +
-                  " leaves that end chains (" + joined(leaves) +
-                  "); choose the chain's end with --tip LINK");
-    }
-    tip_name = leaves.front();
-  }
-  const urdf::Link& tip = reader.link(tip_name, "--tip");
+  return reader.link(leaves.front(), "--tip");
+}
 
-  // The path tip -> base through the parent joints, then reversed.
-  std::vector<const urdf::Joint*> path_joints;
+// The joints from the base down to the tip, fixed ones included: the path tip -> base through
+// the parent joints, reversed.
+std::vector<const urdf::Joint*> chain_joints(const UrdfReader& reader,
+                                             const urdf::ModelInterface& urdf,
+                                             const urdf::Link& base, const urdf::Link& tip) {
+  std::vector<const urdf::Joint*> joints;
   for (const urdf::Link* l = &tip; l != &base;) {
     if (!l->parent_joint) {
       reader.fail("--tip " + tip.name + " is not below --base " + base.name +
                   " in the URDF tree (root: " + urdf.getRoot()->name + ")");
     }
-    path_joints.insert(path_joints.begin(), l->parent_joint.get());
+    joints.insert(joints.begin(), l->parent_joint.get());
     l = &reader.link(l->parent_joint->parent_link_name,
                      "joint '" + l->parent_joint->name + "' parent");
   }
+  return joints;
+}
 
+// The first moving joint among joints[from..], or none.
+const urdf::Joint* next_moving(const std::vector<const urdf::Joint*>& joints, std::size_t from) {
+  for (std::size_t m = from; m < joints.size(); ++m) {
+    if (joints[m]->type != urdf::Joint::FIXED) return joints[m];
+  }
+  return nullptr;
+}
+
+void check_chain_joint(const UrdfReader& reader, const urdf::Joint& j) {
+  const std::string key = "joint '" + j.name + "'";
+  if (j.type == urdf::Joint::FLOATING || j.type == urdf::Joint::PLANAR) {
+    reader.fail(key + ": " + (j.type == urdf::Joint::FLOATING ? "floating" : "planar") +
+                " joints cannot be part of the chain (only revolute, continuous, prismatic "
+                "and fixed)");
+  }
+  if (j.type != urdf::Joint::REVOLUTE && j.type != urdf::Joint::CONTINUOUS &&
+      j.type != urdf::Joint::PRISMATIC) {
+    reader.fail(key + ": joint type not supported on the chain");
+  }
+}
+
+// What reading the chain gives besides the names, drives and <dynamics> it puts in the
+// RobotFile: the model's links, the joints locked and the mimic joints freed; at the end
+// `link_in_joint_frame` is the tip link's frame in J_n, the tool frame.
+struct ChainRead {
+  std::vector<LinkSpec<double>> links;
+  std::vector<LockedJoint> locked;
+  std::vector<std::string> mimics;
+  Pose link_in_joint_frame;  // the current link's frame seen from J_{i-1} (J_0 = base)
+};
+
+// A joint's <dynamics>, as the drive they are read as, checked as a robot YAML's drive is.
+void check_dynamics(const UrdfReader& reader, const urdf::Joint& j, const Drive<double>& drive) {
+  const std::string key = "joint '" + j.name + "': dynamics/";
+  if (!std::isfinite(drive.B) || !std::isfinite(drive.Tc_pos)) {
+    reader.fail(key + "damping, friction: must be finite");
+  }
+  if (const std::optional<DriveProblem> problem = drive_problem(drive)) {
+    const bool viscous = problem->field == DriveProblem::B;
+    reader.fail(key + (viscous ? "damping: must be >= 0 (N m s/rad), found " + shortest(drive.B)
+                               : "friction: must be >= 0 (N m), found " + shortest(drive.Tc_pos)));
+  }
+}
+
+// Moving joint k of the chain, and the rigid group of bodies it moves.
+void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>& joints,
+                       std::size_t k, ChainRead& chain, RobotFile& robot) {
+  const urdf::Joint& j = *joints[k];
+  check_chain_joint(reader, j);
+  // A mimic joint is read as an independent joint, as Pinocchio's parser does.
+  if (j.mimic) chain.mimics.push_back(j.name + " (mimics " + j.mimic->joint_name + ")");
+  // J_i: the joint frame of the URDF turned so that its z axis is the joint axis.
+  const Pose turn{frame_with_z_axis(reader.unit_axis(j)), Vec3<double>::Zero()};
+  LinkSpec<double> spec;
+  spec.type = j.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
+  spec.placement = chain.link_in_joint_frame * to_pose(j.parent_to_joint_origin_transform) * turn;
+  chain.link_in_joint_frame = turn.inverse();  // the child link's frame seen from J_i
+  const urdf::Link& child = reader.link(j.child_link_name, "joint '" + j.name + "' child");
+  const MassProperties body = reader.rigid_group(child, next_moving(joints, k + 1), chain.locked);
+  spec.mass = body.mass;
+  spec.com = chain.link_in_joint_frame * body.com;
+  spec.inertia =
+      chain.link_in_joint_frame.R * body.inertia * chain.link_in_joint_frame.R.transpose();
+  robot.joint_names.push_back(j.name);
+  robot.link_names.push_back(child.name);
+  RobotFile::JointDamping damping;
+  if (j.dynamics) damping = {j.dynamics->damping, j.dynamics->friction};
+  robot.urdf_joint_dynamics.push_back(damping);
+  // <dynamics damping friction> are the drive's B and Tc, with G = 1 and no rotor.
+  spec.drive.B = damping.damping;
+  spec.drive.Tc_pos = damping.friction;
+  spec.drive.Tc_neg = -damping.friction;
+  check_dynamics(reader, j, spec.drive);
+  robot.drives.push_back(spec.drive);
+  chain.links.push_back(spec);
+}
+
+ChainRead read_chain(UrdfReader& reader, const urdf::Link& base,
+                     const std::vector<const urdf::Joint*>& joints, RobotFile& robot) {
+  ChainRead chain;
+  reader.rigid_group(base, next_moving(joints, 0), chain.locked);  // checks the base's inertials
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    if (joints[k]->type == urdf::Joint::FIXED) {
+      chain.link_in_joint_frame =
+          chain.link_in_joint_frame * to_pose(joints[k]->parent_to_joint_origin_transform);
+    } else {
+      read_moving_joint(reader, joints, k, chain, robot);
+    }
+  }
+  return chain;
+}
+
+// One warning line each for joints locked, mimic joints freed and inertias let in.
+void chain_warnings(const ChainRead& chain, const UrdfReader& reader, const std::string& route,
+                    RobotFile& robot) {
+  const std::string& path = robot.path;
+  if (!chain.locked.empty()) {
+    std::vector<std::string> names;
+    for (const LockedJoint& l : chain.locked)
+      names.push_back(l.name + " at " + shortest(l.q));
+    robot.warnings.push_back(
+        path + ": carried " + std::to_string(chain.locked.size()) +
+        " moving joint(s) of branches off the chain " + route +
+        " locked, as rigid parts of the body they hang from: " + joined(names));
+  }
+  if (!chain.mimics.empty()) {
+    robot.warnings.push_back(path + ": mimic joint(s) read as independent joints, each with its " +
+                             "own variable (the coupling is not applied): " + joined(chain.mimics));
+  }
+  if (!reader.accepted().empty()) {
+    robot.warnings.push_back(path + ": accepted by --inertia-checks warn, no rigid body has " +
+                             joined(reader.accepted()));
+    robot.check_positive_definite = true;  // the apps check M at every state
+  }
+}
+
+}  // namespace
+
+RobotFile parse_urdf(const std::string& text, const std::string& path,
+                     const ChainSelection& selection) {
+  const urdf::ModelInterfaceSharedPtr parsed = parsed_urdf(text, path);
+  const urdf::ModelInterface& urdf = *parsed;
+  UrdfReader reader(urdf, path, selection.inertia_checks_warn);
+  if (!urdf.getRoot()) reader.fail("URDF without a root link");
+  const urdf::Link& base =
+      selection.base_link.empty() ? *urdf.getRoot() : reader.link(selection.base_link, "--base");
+  const urdf::Link& tip = chain_tip(reader, urdf, base, selection.tip_link);
   RobotFile robot;
   robot.path = path;
   robot.format = "urdf";
   robot.name = urdf.getName();
   robot.source = path;
   robot.angle_scale = 1;
-  std::vector<LockedJoint> locked;
-  std::vector<std::string> mimics;
-  std::vector<LinkSpec<double>> links;
-  // Where the current link's frame is, seen from the last joint frame J_{i-1} (J_0 = base).
-  Pose link_in_joint_frame;
-  const urdf::Joint* first_moving = nullptr;
-  for (const urdf::Joint* j : path_joints) {
-    if (j->type != urdf::Joint::FIXED) {
-      first_moving = j;
-      break;
-    }
-  }
-  reader.rigid_group(base, first_moving, locked);  // checks the base's inertials
-  for (std::size_t k = 0; k < path_joints.size(); ++k) {
-    const urdf::Joint& j = *path_joints[k];
-    const std::string key = "joint '" + j.name + "'";
-    const Pose origin = to_pose(j.parent_to_joint_origin_transform);
-    if (j.type == urdf::Joint::FIXED) {
-      link_in_joint_frame = link_in_joint_frame * origin;
-      continue;
-    }
-    if (j.type == urdf::Joint::FLOATING || j.type == urdf::Joint::PLANAR) {
-      reader.fail(key + ": " + (j.type == urdf::Joint::FLOATING ? "floating" : "planar") +
-                  " joints cannot be part of the chain (only revolute, continuous, prismatic "
-                  "and fixed)");
-    }
-    if (j.type != urdf::Joint::REVOLUTE && j.type != urdf::Joint::CONTINUOUS &&
-        j.type != urdf::Joint::PRISMATIC) {
-      reader.fail(key + ": joint type not supported on the chain");
-    }
-    // Spec §8: a mimic joint is read as an independent joint, as Pinocchio's parser does.
-    if (j.mimic) mimics.push_back(j.name + " (mimics " + j.mimic->joint_name + ")");
-    // J_i: the joint frame of the URDF turned so that its z axis is the joint axis.
-    const Pose turn{frame_with_z_axis(reader.unit_axis(j)), Vec3<double>::Zero()};
-    LinkSpec<double> spec;
-    spec.type = j.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
-    spec.placement = link_in_joint_frame * origin * turn;
-    link_in_joint_frame = inverse(turn);  // the child link's frame seen from J_i
-    const urdf::Link& child = reader.link(j.child_link_name, key + " child");
-    const urdf::Joint* next = nullptr;
-    for (std::size_t m = k + 1; m < path_joints.size() && !next; ++m) {
-      if (path_joints[m]->type != urdf::Joint::FIXED) next = path_joints[m];
-    }
-    MassProperties body = reader.rigid_group(child, next, locked);
-    spec.mass = body.mass;
-    spec.com = link_in_joint_frame * body.com;
-    spec.inertia = link_in_joint_frame.R * body.inertia * link_in_joint_frame.R.transpose();
-    robot.joint_names.push_back(j.name);
-    robot.link_names.push_back(child.name);
-    RobotFile::JointDamping damping;
-    if (j.dynamics) damping = {j.dynamics->damping, j.dynamics->friction};
-    robot.urdf_joint_dynamics.push_back(damping);
-    // Spec §8: <dynamics damping friction> are the drive's B and Tc, with G = 1 and no rotor.
-    spec.drive.B = damping.damping;
-    spec.drive.Tc_pos = damping.friction;
-    spec.drive.Tc_neg = -damping.friction;
-    robot.drives.push_back(spec.drive);
-    links.push_back(spec);
-  }
-  if (links.empty()) {
+  const ChainRead chain = read_chain(reader, base, chain_joints(reader, urdf, base, tip), robot);
+  if (chain.links.empty()) {
     reader.fail("no revolute, continuous or prismatic joint between --base " + base.name +
                 " and --tip " + tip.name);
   }
-  if (!locked.empty()) {
-    std::vector<std::string> names;
-    for (const LockedJoint& l : locked)
-      names.push_back(l.name + " at " + number_text(l.q));
-    robot.warnings.push_back(
-        path + ": carried " + std::to_string(locked.size()) +
-        " moving joint(s) of branches off the chain " + base.name + " -> " + tip.name +
-        " locked, as rigid parts of the body they hang from: " + joined(names));
-  }
-  if (!mimics.empty()) {
-    robot.warnings.push_back(path + ": mimic joint(s) read as independent joints, each with its " +
-                             "own variable (the coupling is not applied): " + joined(mimics));
-  }
-  if (!reader.accepted().empty()) {
-    robot.warnings.push_back(path + ": accepted by --inertia-checks warn, no rigid body has " +
-                             joined(reader.accepted()));
-    robot.check_positive_definite = true;  // spec §10: the apps check M at every state
-  }
-  // Spec §8: the tip's frame, after the fixed joints beyond the last moving one (a flange, a
-  // tool0), is the tool frame of pose, jacobian and --wrench; what hangs there is in the last
-  // body already.
-  robot.tool = link_in_joint_frame;
+  chain_warnings(chain, reader, base.name + " -> " + tip.name, robot);
+  // The tip's frame, after the fixed joints beyond the last moving one (a flange, a tool0), is
+  // the tool frame of pose, jacobian and --wrench; what hangs there is in the last body already.
+  robot.tool = chain.link_in_joint_frame;
   robot.tip_link = tip.name;
-  robot.model = Model<double>(links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
+  robot.model =
+      Model<double>(chain.links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
   return robot;
 }
 
 namespace {
 
-// A number as YAML text that reads back as the same double.
-std::string exact(double x) {
-  char text[32];
-  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
-  (void)ec;
-  return std::string(text, end);
-}
-
 YAML::Node yaml_list(std::initializer_list<double> values) {
   YAML::Node list(YAML::NodeType::Sequence);
   for (double v : values)
-    list.push_back(exact(v));
+    list.push_back(shortest(v));
   return list;
 }
 
@@ -454,40 +484,38 @@ YAML::Node yaml_list(std::initializer_list<double> values) {
 YAML::Node yaml_link(const LinkSpec<double>& l, bool with_mass) {
   YAML::Node node(YAML::NodeType::Map);
   node["joint"] = l.type == JointType::revolute ? "revolute" : "prismatic";
-  node["mass"] = with_mass ? exact(l.mass) : std::string("1");
+  node["mass"] = with_mass ? shortest(l.mass) : std::string("1");
   node["com"] = yaml_list({l.com[0], l.com[1], l.com[2]});
   const Mat3<double>& I = l.inertia;
   YAML::Node inertia(YAML::NodeType::Map);
-  inertia["xx"] = exact(I(0, 0));
-  inertia["yy"] = exact(I(1, 1));
-  inertia["zz"] = exact(I(2, 2));
-  inertia["xy"] = exact(I(0, 1));
-  inertia["xz"] = exact(I(0, 2));
-  inertia["yz"] = exact(I(1, 2));
+  inertia["xx"] = shortest(I(0, 0));
+  inertia["yy"] = shortest(I(1, 1));
+  inertia["zz"] = shortest(I(2, 2));
+  inertia["xy"] = shortest(I(0, 1));
+  inertia["xz"] = shortest(I(0, 2));
+  inertia["yz"] = shortest(I(1, 2));
   node["inertia"] = inertia;
   const Drive<double>& d = l.drive;
   YAML::Node drive(YAML::NodeType::Map);
-  drive["Jm"] = exact(d.Jm);
-  drive["G"] = exact(d.G);
-  drive["B"] = exact(d.B);
+  drive["Jm"] = shortest(d.Jm);
+  drive["G"] = shortest(d.G);
+  drive["B"] = shortest(d.B);
   drive["Tc"] =
-      d.Tc_neg == -d.Tc_pos ? YAML::Node(exact(d.Tc_pos)) : yaml_list({d.Tc_pos, d.Tc_neg});
+      d.Tc_neg == -d.Tc_pos ? YAML::Node(shortest(d.Tc_pos)) : yaml_list({d.Tc_pos, d.Tc_neg});
   node["drive"] = drive;
   return node;
 }
 
-}  // namespace
-
-void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
-                     bool inertia_checks_warn) {
-  if (overrides.empty()) return;
-  std::vector<LinkSpec<double>> links = robot.model.links();
-  // What each override reaches: the chain's gravity and its links' mass, com, inertia and drive.
-  // Which numbers those may be is the robot YAML loader's to say: the chain's are written as a
-  // YAML tree (no file, so no lines in its messages), the overrides applied to it and the tree
-  // read by parse_robot_tree, with the checks of a robot file; the checked values come back.
-  std::vector<std::set<std::string>> fields(links.size());
+// What the overrides reach: the chain's gravity, and per link the fields (mass, com, inertia,
+// drive) that some override names; any other key is refused, naming it.
+struct OverrideReach {
   bool gravity = false;
+  std::vector<std::set<std::string>> fields;
+};
+
+OverrideReach override_reach(const RobotFile& robot, const std::vector<Override>& overrides) {
+  OverrideReach reach;
+  reach.fields.resize(robot.model.links().size());
   for (const Override& o : overrides) {
     const std::vector<KeyStep> steps = parse_key(o.key);
     auto name = [&](std::size_t k) {
@@ -496,7 +524,7 @@ void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
                  : std::string();
     };
     if (name(0) == "gravity") {
-      gravity = true;
+      reach.gravity = true;
       continue;
     }
     const std::set<std::string> reachable{"mass", "com", "inertia", "drive"};
@@ -507,8 +535,23 @@ void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
                        "links[i].mass, .com[k], .inertia.xx (xy, ...), .drive.Jm, .G, .B, .Tc");
     }
     const std::size_t i = std::get<std::size_t>(steps[1]);
-    if (i < links.size()) fields[i].insert(name(2));
+    if (i < reach.fields.size()) reach.fields[i].insert(name(2));
   }
+  return reach;
+}
+
+}  // namespace
+
+void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
+                     bool inertia_checks_warn) {
+  if (overrides.empty()) return;
+  std::vector<LinkSpec<double>> links = robot.model.links();
+  // Which numbers the overridden fields may be is the robot YAML loader's to say: the chain's
+  // are written as a YAML tree (no file, so no lines in its messages), the overrides applied to
+  // it and the tree read by parse_robot_tree, with the checks of a robot file; the checked
+  // values come back.
+  const OverrideReach reach = override_reach(robot, overrides);
+  const std::vector<std::set<std::string>>& fields = reach.fields;
   YAML::Node root(YAML::NodeType::Map);
   root["angle_unit"] = "rad";
   if (inertia_checks_warn) root["inertia_checks"] = "warn";
@@ -533,8 +576,8 @@ void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
   }
   robot.warnings.insert(robot.warnings.end(), checked.warnings.begin(), checked.warnings.end());
   robot.check_positive_definite = robot.check_positive_definite || checked.check_positive_definite;
-  robot.model = Model<double>(links, gravity ? checked.model.gravity() : g, robot.model.tool(),
-                              robot.model.payload());
+  robot.model = Model<double>(links, reach.gravity ? checked.model.gravity() : g,
+                              robot.model.tool(), robot.model.payload());
   robot.drives.clear();
   for (const LinkSpec<double>& link : links)
     robot.drives.push_back(link.drive);

@@ -63,8 +63,7 @@ std::vector<LinkSpec<S>> links_from_dh(DhConvention convention, const std::vecto
     // Reactions are reported in the DH frame whose z axis is joint i's (spec §7): standard DH
     // frame i-1 = J_i motion(q_i)^-1 Pre_i^-1, fixed to link i-1; modified DH frame i = J_i Post_i.
     if (convention == DhConvention::standard) {
-      link.reaction_frame.R = split.pre.R.transpose();
-      link.reaction_frame.p = -(split.pre.R.transpose() * split.pre.p);
+      link.reaction_frame = split.pre.inverse();
       link.reaction_frame_undoes_motion = true;
     } else {
       link.reaction_frame = split.post;

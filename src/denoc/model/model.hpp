@@ -31,6 +31,8 @@ struct Transform {
 
   Transform operator*(const Transform& child) const { return {R * child.R, R * child.p + p}; }
   Vec3<S> operator*(const Vec3<S>& x) const { return R * x + p; }
+  // The parent frame seen from the child: (R^T, -R^T p).
+  Transform inverse() const { return {R.transpose(), -(R.transpose() * p)}; }
 
   static Transform rot_x(S angle);
   static Transform rot_z(S angle);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <boost/numeric/odeint.hpp>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -11,6 +10,7 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/number.hpp"
 
 namespace denoc {
 
@@ -227,12 +227,6 @@ double OutputTimes::operator[](long k) const {
 }
 
 namespace {
-
-std::string shortest(double x) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
-  return std::string(buffer, result.ptr);
-}
 
 // The smallest step that is allowed: the user's floor, and at least one that still moves t.
 double step_floor(double t, const IntegratorSettings& settings) {
