@@ -224,7 +224,7 @@ TEST(Allocations, NoneInTheRightHandSideWithFrictionAndWrench) {
     ConstantInput tau, wrench;
     for (denoc::CoulombModel coulomb :
          {denoc::CoulombModel::regularised, denoc::CoulombModel::stick_slip}) {
-      denoc::ChainDynamics system(model, denoc::FdAlgorithm::udu, tau);
+      denoc::ChainDynamics system(model, denoc::Route::udu, tau);
       denoc::FrictionSettings friction;
       friction.coulomb = coulomb;
       system.set_friction(friction);

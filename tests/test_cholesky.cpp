@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "denoc/model/cholesky.hpp"
+#include "denoc/kernels/cholesky.hpp"
 
 namespace {
 

@@ -266,8 +266,8 @@ TEST(ReproduceMataPumaLine, EveryRouteReplaysTheLine) {
       writer.row(ik.t[k], tau[k]);
   }
   std::vector<std::vector<VecX<double>>> replay;
-  for (FdAlgorithm alg :
-       {FdAlgorithm::udu, FdAlgorithm::cholesky, FdAlgorithm::gibbs_appell, FdAlgorithm::fixman}) {
+  for (Route alg :
+       {Route::udu, Route::cholesky, Route::gibbs_appell, Route::fixman}) {
     std::istringstream samples(csv.str());
     SampledForces forces(samples, "torques", 6);
     ChainDynamics system(robot.model, alg, forces);
@@ -372,8 +372,8 @@ TEST(ReproduceMataPumaLine, SmoothForcesReplayTheWholeLine) {
     x0[static_cast<std::size_t>(j + 6)] = ik.qd.front()[j];
   }
   long evaluations = -1;
-  for (FdAlgorithm alg :
-       {FdAlgorithm::udu, FdAlgorithm::cholesky, FdAlgorithm::gibbs_appell, FdAlgorithm::fixman}) {
+  for (Route alg :
+       {Route::udu, Route::cholesky, Route::gibbs_appell, Route::fixman}) {
     LineTorques forces(robot.model, ik, line);
     ChainDynamics system(robot.model, alg, forces);
     IntegratorSettings settings;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "denoc/io/robot_file.hpp"
-#include "denoc/model/workspace.hpp"
+#include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 

@@ -6,8 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "denoc/model/cholesky.hpp"
+#include "denoc/kernels/cholesky.hpp"
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 
@@ -85,6 +86,7 @@ inline S joint_vector_dot(const Vec6<S>& p, const Vec6<S>& w) {
 // are independent of one another, where each wrench's own steps are not.
 template <typename S>
 void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
+  size_square(ws.gim, model.dof());
   composite_body_masses(model, ws);
   const int n = model.dof();
   auto& W = ws.wrenches;  // row-major: rows n_x, n_y, n_z, f_x, f_y, f_z; column i: joint i
@@ -192,6 +194,7 @@ void symmetric_from_projections(const Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen:
 template <typename S>
 void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
+  size_square(ws.gim, n);
   Mat3<S> R = Mat3<S>::Identity();
   Vec3<S> c = Vec3<S>::Zero();  // C_0 is the base origin
   for (int i = 0; i < n; ++i) {
@@ -234,7 +237,8 @@ const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, Cons
 // definite (cholesky.hpp).
 template <typename S>
 bool factor_generalized_inertia(Workspace<S>& ws) {
-  ws.gim_factor = ws.gim;
+  ws.gim_factor = ws.gim;  // sized like I at the first call
+  ws.gim_cholesky.size_for(ws.gim.rows());
   return ws.gim_factored = cholesky_in_place(ws.gim_factor, ws.gim_cholesky);
 }
 
@@ -256,6 +260,7 @@ template <typename S>
 const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q) {
   generalized_inertia(model, ws, q);
+  size_square(ws.gim_inverse, model.dof());
   if (!factor_generalized_inertia(ws)) {
     ws.gim_inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
     return ws.gim_inverse;
