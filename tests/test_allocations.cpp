@@ -343,7 +343,7 @@ TEST(Allocations, NoneInAnyAlgorithmDouble) {
     expect_no_allocation<double>(n);
 }
 
-// 200 joints: past the crossover to the blocked Cholesky (model/cholesky.hpp), which must take
+// 200 joints: past the crossover to the blocked Cholesky (kernels/cholesky.hpp), which must take
 // its packing buffers from the workspace in float too.
 TEST(Allocations, NoneInAnyAlgorithmFloat) {
   for (int n : {1, 6, 40, 200})
