@@ -1,7 +1,8 @@
-// No algorithm allocates per sample: every call after the workspace is built runs with zero
-// heap allocations. The C allocator itself is interposed (glibc), so Eigen's aligned_malloc,
-// which calls malloc directly, is counted; the global operator new is replaced as well, and
-// counts on its own.
+// No algorithm allocates per sample: every call of a route after its first runs with zero heap
+// allocations (the first may size the route's n x n matrices, which the workspaces leave empty
+// until a route needs them). The C allocator itself is interposed (glibc), so Eigen's
+// aligned_malloc, which calls malloc directly, is counted; the global operator new is replaced as
+// well, and counts on its own.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -21,30 +22,37 @@ void* __libc_memalign(std::size_t, std::size_t);
 
 namespace {
 std::atomic<long> allocations{0};
-}
+std::atomic<long> bytes_requested{0};  // by the C allocator (operator new below goes through it)
+}  // namespace
 
 void* malloc(std::size_t size) {
   ++allocations;
+  bytes_requested += static_cast<long>(size);
   return __libc_malloc(size);
 }
 void* calloc(std::size_t count, std::size_t size) {
   ++allocations;
+  bytes_requested += static_cast<long>(count * size);
   return __libc_calloc(count, size);
 }
 void* realloc(void* p, std::size_t size) {
   ++allocations;
+  bytes_requested += static_cast<long>(size);
   return __libc_realloc(p, size);
 }
 void* aligned_alloc(std::size_t alignment, std::size_t size) {
   ++allocations;
+  bytes_requested += static_cast<long>(size);
   return __libc_memalign(alignment, size);
 }
 void* memalign(std::size_t alignment, std::size_t size) {
   ++allocations;
+  bytes_requested += static_cast<long>(size);
   return __libc_memalign(alignment, size);
 }
 int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
   ++allocations;
+  bytes_requested += static_cast<long>(size);
   *out = __libc_memalign(alignment, size);
   return *out ? 0 : 12;  // ENOMEM
 }
@@ -108,52 +116,82 @@ long allocations_in(F&& f) {
   return allocations.load() + news.load() - before;
 }
 
+// Allocations made by `f` once it has run a first time (which may size a route's matrices).
+template <typename F>
+long allocations_after_first(F&& f) {
+  f();
+  return allocations_in(f);
+}
+
+// Bytes requested from the allocator while `f` runs.
+template <typename F>
+long bytes_in(F&& f) {
+  const long before = bytes_requested.load();
+  f();
+  return bytes_requested.load() - before;
+}
+
 template <typename S>
 void expect_no_allocation(int n) {
   const denoc::Model<S> model = chain<S>(n);
   denoc::Workspace<S> ws(model);
+  denoc::GibbsAppellWorkspace<S> ga(model);
+  denoc::FixmanWorkspace<S> fx(model.dof());
   const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
   const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
   const denoc::VecX<S> qdd = denoc::VecX<S>::LinSpaced(n, S(2), S(1));
   S sink = 0;
-  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::bias_forces(model, ws, q, qd)[0]; }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::gravity_forces(model, ws, q)[0]; }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_generalized_inertia(model, ws, q)(0, 0); }),
-            0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_inertia_udu(model, ws, q)(0, 0); }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::potential_energy(model, ws, q); }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
   EXPECT_EQ(
-      allocations_in([&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, qdd)[0]; }),
+      allocations_after_first([&] { sink += denoc::inverse_dynamics(model, ws, q, qd, qdd)[0]; }),
       0);
-  EXPECT_EQ(allocations_in([&] {
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::bias_forces(model, ws, q, qd)[0]; }), 0);
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::gravity_forces(model, ws, q)[0]; }), 0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::inverse_generalized_inertia(model, ws, q)(0, 0); }),
+            0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::inverse_inertia_udu(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::potential_energy(model, ws, q); }), 0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }),
+      0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, qdd)[0]; }),
+            0);
+  EXPECT_EQ(allocations_after_first([&] {
               denoc::udu_factors(model, ws, q);
               sink += ws.U(0, 0);
             }),
             0);
   // Gibbs-Appell (Mata et al. 2002), in the workspace's own section.
-  EXPECT_EQ(allocations_in(
-                [&] { sink += denoc::gibbs_appell_inverse_dynamics(model, ws, q, qd, qdd)[0]; }),
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd)[0]; }),
             0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::gibbs_appell_bias(model, ws, q, qd)[0]; }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::gibbs_appell_gravity(model, ws, q)[0]; }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::gibbs_appell_inertia(model, ws, q)(0, 0); }), 0);
-  EXPECT_EQ(allocations_in(
-                [&] { sink += denoc::forward_dynamics_gibbs_appell(model, ws, q, qd, qdd)[0]; }),
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::gibbs_appell_bias(model, ga, q, qd)[0]; }),
+            0);
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::gibbs_appell_gravity(model, ga, q)[0]; }),
+            0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::gibbs_appell_inertia(model, ga, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::forward_dynamics_gibbs_appell(model, ga, q, qd, qdd)[0]; }),
             0);
   // The extended Fixman routes (lee/fixman.hpp).
-  EXPECT_EQ(allocations_in([&] { sink += denoc::fixman_solve(model, ws, q, qdd)[0]; }), 0);
-  EXPECT_EQ(allocations_in([&] {
-              denoc::fixman_factor(model, ws, q);
-              sink += denoc::fixman_apply(model, ws, qd)[0];
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::fixman_solve(model, fx, q, qdd)[0]; }), 0);
+  EXPECT_EQ(allocations_after_first([&] {
+              denoc::fixman_factor(model, fx, q);
+              sink += denoc::fixman_apply(model, fx, qd)[0];
             }),
             0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::fixman_inverse_inertia(model, ws, q)(0, 0); }), 0);
   EXPECT_EQ(
-      allocations_in([&] { sink += denoc::forward_dynamics_fixman(model, ws, q, qd, qdd)[0]; }), 0);
+      allocations_after_first([&] { sink += denoc::fixman_inverse_inertia(model, fx, q)(0, 0); }),
+      0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::forward_dynamics_fixman(model, ws, fx, q, qd, qdd)[0]; }),
+            0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
 
@@ -180,23 +218,28 @@ void expect_no_allocation_with_drives(int n) {
   const denoc::VecX<S> qdd = denoc::VecX<S>::LinSpaced(n, S(2), S(1));
   denoc::VecX<S> friction(n);
   S sink = 0;
-  EXPECT_EQ(allocations_in([&] { sink += denoc::inverse_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
-  EXPECT_EQ(allocations_in([&] {
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::inverse_dynamics(model, ws, q, qd, qdd)[0]; }),
+      0);
+  EXPECT_EQ(allocations_after_first([&] {
               denoc::friction_forces(model, qd, friction);
               sink += friction[0];
             }),
             0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }), 0);
   EXPECT_EQ(
-      allocations_in([&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, qdd)[0]; }),
+      allocations_after_first([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }),
       0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::tool_pose(model, ws, q).p[0]; }), 0);
-  EXPECT_EQ(allocations_in([&] { sink += denoc::tool_jacobian(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, qdd)[0]; }),
+            0);
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::tool_pose(model, ws, q).p[0]; }), 0);
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::tool_jacobian(model, ws, q)(0, 0); }), 0);
   denoc::Vec6<S> w;
   w << 1, 2, 3, S(0.1), S(0.2), S(0.3);
-  EXPECT_EQ(allocations_in([&] {
+  EXPECT_EQ(allocations_after_first([&] {
               denoc::inverse_dynamics(model, ws, q, qd, qdd);
               denoc::apply_tool_wrench(model, ws, w);
               sink += denoc::joint_reactions(model, ws, q)(0, 0);
@@ -225,15 +268,15 @@ TEST(Allocations, NoneInTheRightHandSideWithFrictionAndWrench) {
     ConstantInput tau, wrench;
     for (denoc::CoulombModel coulomb :
          {denoc::CoulombModel::regularised, denoc::CoulombModel::stick_slip}) {
-      denoc::ChainDynamics system(model, denoc::FdAlgorithm::udu, tau);
+      denoc::ChainDynamics system(model, denoc::Route::udu, tau);
       denoc::FrictionSettings friction;
       friction.coulomb = coulomb;
       system.set_friction(friction);
       system.set_tool_wrench(&wrench, true);
       denoc::State x(static_cast<std::size_t>(2 * n + 2), 0.0), dxdt(x.size());
       system.settle_modes(x, 0);  // joints at rest: some lock
-      EXPECT_EQ(allocations_in([&] { system(x, dxdt, 0.0); }), 0);
-      EXPECT_EQ(allocations_in([&] { system.transition_due(x, 0.0); }), 0);
+      EXPECT_EQ(allocations_after_first([&] { system(x, dxdt, 0.0); }), 0);
+      EXPECT_EQ(allocations_after_first([&] { system.transition_due(x, 0.0); }), 0);
     }
   }
 }
@@ -243,6 +286,41 @@ TEST(Allocations, NoneWithDrivesToolAndPayload) {
     expect_no_allocation_with_drives<double>(n);
   for (int n : {1, 6, 40})
     expect_no_allocation_with_drives<float>(n);
+}
+
+// The O(n) routes stay O(n) in memory: the workspaces and the routes that form no matrix take
+// about ten times the bytes for ten times the joints (a single n x n matrix would be a hundred
+// times), and the n x n buffers stay empty until a route that needs one runs.
+template <typename S>
+long bytes_of_linear_routes(int n) {
+  const denoc::Model<S> model = chain<S>(n);
+  const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
+  const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
+  return bytes_in([&] {
+    denoc::Dynamics<S> dynamics(model);
+    denoc::Workspace<S>& ws = dynamics.denoc();
+    denoc::inverse_dynamics(denoc::Route::denoc, dynamics, q, qd, q);
+    denoc::inverse_dynamics(denoc::Route::gibbs_appell, dynamics, q, qd, q);
+    for (denoc::Route route : {denoc::Route::udu, denoc::Route::fixman})
+      denoc::forward_dynamics(route, dynamics, q, qd, q);
+    denoc::tool_jacobian(model, ws, q);
+    denoc::joint_reactions(model, ws, q);
+    EXPECT_EQ(ws.gim.size() + ws.gim_factor.size() + ws.gim_inverse.size() + ws.U.size() +
+                  ws.inverse_inertia.size(),
+              0);
+    EXPECT_EQ(dynamics.gibbs_appell().D.size() + dynamics.gibbs_appell().L.size(), 0);
+    EXPECT_EQ(dynamics.fixman().inverse.size(), 0);
+    denoc::generalized_inertia(denoc::Route::denoc, dynamics, q);
+    EXPECT_EQ(ws.gim.rows(), n);  // sized by the route that forms it
+    EXPECT_EQ(ws.gim.cols(), n);
+  });
+}
+
+TEST(Allocations, LinearRoutesTakeLinearMemory) {
+  const long small = bytes_of_linear_routes<double>(100) - 100 * 100 * 8;  // less the one I
+  const long large = bytes_of_linear_routes<double>(1000) - 1000 * 1000 * 8;
+  EXPECT_GT(small, 0);
+  EXPECT_LT(large, 15 * small) << small << " bytes at n = 100, " << large << " at n = 1000";
 }
 
 TEST(Allocations, CounterSeesOperatorNew) {
@@ -266,7 +344,7 @@ TEST(Allocations, NoneInAnyAlgorithmDouble) {
     expect_no_allocation<double>(n);
 }
 
-// 200 joints: past the crossover to the blocked Cholesky (model/cholesky.hpp), which must take
+// 200 joints: past the crossover to the blocked Cholesky (kernels/cholesky.hpp), which must take
 // its packing buffers from the workspace in float too.
 TEST(Allocations, NoneInAnyAlgorithmFloat) {
   for (int n : {1, 6, 40, 200})

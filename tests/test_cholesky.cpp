@@ -1,4 +1,4 @@
-// The in-place Cholesky factor (model/cholesky.hpp) against Eigen's LLT of the same matrix and
+// The in-place Cholesky factor (kernels/cholesky.hpp) against Eigen's LLT of the same matrix and
 // against the matrix itself (L L^T = A), at orders on both sides of the crossover to the
 // blocked form and of its block boundaries, in float and double.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "denoc/model/cholesky.hpp"
+#include "denoc/kernels/cholesky.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
-#include "denoc/model/sin_cos.hpp"
+#include "denoc/kernels/sin_cos.hpp"
 
 namespace {
 

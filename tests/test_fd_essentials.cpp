@@ -121,7 +121,7 @@ Model<double> pendulum(double l) {
 double half_period(double q0, double l) {
   const Model<double> model = pendulum(l);
   ZeroForces forces;
-  ChainDynamics system(model, FdAlgorithm::udu, forces);
+  ChainDynamics system(model, Route::udu, forces);
   IntegratorSettings settings;
   settings.rtol = settings.atol = 1e-12;
   IntegrationStats stats;
@@ -200,7 +200,7 @@ TEST(ForwardDynamicsEssentials, PendulumPeriod) {
 std::pair<double, double> energy_drift(const Model<double>& model, const VecX<double>& q0,
                                        double tolerance) {
   ZeroForces forces;
-  ChainDynamics system(model, FdAlgorithm::udu, forces);
+  ChainDynamics system(model, Route::udu, forces);
   Workspace<double> ws(model);
   IntegratorSettings settings;
   settings.rtol = settings.atol = tolerance;
@@ -258,7 +258,7 @@ TEST(ForwardDynamicsEssentials, OutputTimesAreDecimal) {
 TEST(ForwardDynamicsEssentials, StepUnderflowIsARunError) {
   const RobotFile planar = load_robot_file(DENOC_ROBOTS_DIR "/planar3.yaml");
   ZeroForces forces;
-  ChainDynamics system(planar.model, FdAlgorithm::udu, forces);
+  ChainDynamics system(planar.model, Route::udu, forces);
   IntegratorSettings settings;
   settings.rtol = settings.atol = 1e-30;
   settings.min_step = 1e-6;

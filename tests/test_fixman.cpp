@@ -23,6 +23,7 @@
 namespace {
 
 using denoc::DhConvention;
+using denoc::FixmanWorkspace;
 using denoc::JointType;
 using denoc::MatX;
 using denoc::Model;
@@ -94,9 +95,10 @@ TEST(Fixman, SolveAgreesWithMassMatrix) {
     const Model<double> model = c.chain.model();
     ASSERT_TRUE(denoc::fixman_supports(model)) << denoc::fixman_unsupported_reason(model);
     Workspace<double> ws(model);
+    FixmanWorkspace<double> fx(model.dof());
     const MatX<double> M = denoc::generalized_inertia(model, ws, c.q);
     const VecX<double> x_ref = M.llt().solve(c.b);
-    const VecX<double> x = denoc::fixman_solve(model, ws, c.q, c.b);
+    const VecX<double> x = denoc::fixman_solve(model, fx, c.q, c.b);
     agreement.check(relative(x, x_ref), c.name);
     residual.check(max_abs(M * x - c.b) / (max_abs(M) * max_abs(x)), c.name);
   }
@@ -110,10 +112,11 @@ TEST(Fixman, InverseInertiaIsTheInverse) {
   for (const Case& c : cases()) {
     const Model<double> model = c.chain.model();
     Workspace<double> ws(model);
+    FixmanWorkspace<double> fx(model.dof());
     const int n = c.chain.dof();
     const MatX<double> M = denoc::generalized_inertia(model, ws, c.q);
     const MatX<double> M_inv_gim = denoc::inverse_generalized_inertia(model, ws, c.q);
-    const MatX<double> M_inv = denoc::fixman_inverse_inertia(model, ws, c.q);
+    const MatX<double> M_inv = denoc::fixman_inverse_inertia(model, fx, c.q);
     identity.check(max_abs(M_inv * M - MatX<double>::Identity(n, n)), c.name);
     agreement.check(relative(M_inv, M_inv_gim), c.name);
     symmetry.check(relative(M_inv, MatX<double>(M_inv.transpose())), c.name);
@@ -128,9 +131,10 @@ TEST(Fixman, ForwardDynamicsAgreesWithUdu) {
   for (const Case& c : cases()) {
     const Model<double> model = c.chain.model();
     Workspace<double> ws(model);
+    FixmanWorkspace<double> fx(model.dof());
     const VecX<double> qdd_udu = denoc::forward_dynamics(model, ws, c.q, c.qd, c.tau);
-    const VecX<double>& result = denoc::forward_dynamics_fixman(model, ws, c.q, c.qd, c.tau);
-    EXPECT_EQ(&result, &ws.fixman.qdd);
+    const VecX<double>& result = denoc::forward_dynamics_fixman(model, ws, fx, c.q, c.qd, c.tau);
+    EXPECT_EQ(&result, &fx.qdd);
     const VecX<double> qdd = result;
     agreement.check(relative(qdd, qdd_udu), c.name);
     // A backward error: relative to the natural sizes of the terms of tau = M qdd + h (h and
@@ -150,12 +154,13 @@ TEST(Fixman, FactorOnceApplyMany) {
   const Chain chain = gen.chain(DhConvention::modified, 9, JointMix::mixed, "n=9");
   const Model<double> model = chain.model();
   Workspace<double> ws(model);
+  FixmanWorkspace<double> fx(model.dof());
   const VecX<double> q = gen.positions(chain);
   const MatX<double> M = denoc::generalized_inertia(model, ws, q);
-  ASSERT_TRUE(denoc::fixman_factor(model, ws, q));
+  ASSERT_TRUE(denoc::fixman_factor(model, fx, q));
   for (int k = 0; k < 4; ++k) {
     const VecX<double> b = gen.vector(9, 3.0);
-    const VecX<double> x = denoc::fixman_apply(model, ws, b);
+    const VecX<double> x = denoc::fixman_apply(model, fx, b);
     EXPECT_LE(relative(M * x, b), 1e-12);
   }
   EXPECT_EQ(ws.gim, M);  // the DeNOC GIM is still there
@@ -170,17 +175,19 @@ TEST(Fixman, FloatAgreesWithDouble) {
     const Model<double> model = c.chain.model();
     const Model<float> model_f = model.cast<float>();
     Workspace<double> ws(model);
+    FixmanWorkspace<double> fx(model.dof());
     Workspace<float> ws_f(model_f);
+    FixmanWorkspace<float> fx_f(model_f.dof());
     const VecX<float> q_f = c.q.cast<float>(), qd_f = c.qd.cast<float>(),
                       tau_f = c.tau.cast<float>(), b_f = c.b.cast<float>();
     const VecX<double> q = q_f.cast<double>(), qd = qd_f.cast<double>(), tau = tau_f.cast<double>(),
                        b = b_f.cast<double>();
-    const VecX<double> x = denoc::fixman_solve(model, ws, q, b);
-    const VecX<double> x_f = denoc::fixman_solve(model_f, ws_f, q_f, b_f).cast<double>();
+    const VecX<double> x = denoc::fixman_solve(model, fx, q, b);
+    const VecX<double> x_f = denoc::fixman_solve(model_f, fx_f, q_f, b_f).cast<double>();
     solve.check(relative(x_f, x), c.name);
-    const VecX<double> qdd = denoc::forward_dynamics_fixman(model, ws, q, qd, tau);
+    const VecX<double> qdd = denoc::forward_dynamics_fixman(model, ws, fx, q, qd, tau);
     const VecX<double> qdd_f =
-        denoc::forward_dynamics_fixman(model_f, ws_f, q_f, qd_f, tau_f).cast<double>();
+        denoc::forward_dynamics_fixman(model_f, ws_f, fx_f, q_f, qd_f, tau_f).cast<double>();
     dynamics.check(relative(qdd_f, qdd), c.name);
   }
 }
@@ -231,14 +238,15 @@ TEST(Fixman, SoftBlockOfUnconstrainedMassMatrixIsM) {
       const Chain chain = gen.chain(convention, n, JointMix::mixed, "n=" + std::to_string(n));
       const Model<double> model = chain.model();
       Workspace<double> ws(model);
+      FixmanWorkspace<double> fx(model.dof());
       const VecX<double> q = gen.positions(chain);
-      ASSERT_TRUE(denoc::fixman_factor(model, ws, q));
+      ASSERT_TRUE(denoc::fixman_factor(model, fx, q));
       MatX<double> H = MatX<double>::Zero(6 * n, 6 * n);
       for (int k = 0; k < n; ++k) {
-        H.block<6, 6>(6 * k, 6 * k) = ws.fixman.H_diag[k];
+        H.block<6, 6>(6 * k, 6 * k) = fx.H_diag[k];
         if (k + 1 < n) {
-          H.block<6, 6>(6 * k, 6 * k + 6) = ws.fixman.H_upper[k];
-          H.block<6, 6>(6 * k + 6, 6 * k) = ws.fixman.H_upper[k].transpose();
+          H.block<6, 6>(6 * k, 6 * k + 6) = fx.H_upper[k];
+          H.block<6, 6>(6 * k + 6, 6 * k) = fx.H_upper[k].transpose();
         }
       }
       const MatX<double> G = H.inverse();
@@ -276,8 +284,9 @@ TEST(Fixman, NearlySingularLinkInertia) {
     const Model<double> model = rods(ratio);
     EXPECT_TRUE(denoc::fixman_supports(model)) << ratio;
     Workspace<double> ws(model);
+    FixmanWorkspace<double> fx(model.dof());
     const VecX<double> x_ref = denoc::generalized_inertia(model, ws, q).llt().solve(b);
-    const VecX<double> x = denoc::fixman_solve(model, ws, q, b);
+    const VecX<double> x = denoc::fixman_solve(model, fx, q, b);
     std::printf("[fixman] inertia ratio %.0e: solve rel error %.1e\n", ratio, relative(x, x_ref));
     EXPECT_LE(relative(x, x_ref), 1e3 * std::numeric_limits<double>::epsilon() / ratio) << ratio;
   }
@@ -293,15 +302,16 @@ TEST(Fixman, ShippedRobots) {
   const Model<double>& model = stanford.model;
   ASSERT_TRUE(denoc::fixman_supports(model));
   Workspace<double> ws(model);
+  FixmanWorkspace<double> fx(model.dof());
   const int n = model.dof();
   for (int s = 0; s < 5; ++s) {
     const VecX<double> q = VecX<double>::LinSpaced(n, -1.0 + 0.3 * s, 1.2 - 0.2 * s);
     const VecX<double> qd = VecX<double>::LinSpaced(n, 0.5, -0.7);
     const VecX<double> tau = VecX<double>::LinSpaced(n, 3.0, -2.0);
     const MatX<double> M_inv = denoc::inverse_generalized_inertia(model, ws, q);
-    EXPECT_LE(relative(denoc::fixman_inverse_inertia(model, ws, q), M_inv), 1e-12);
+    EXPECT_LE(relative(denoc::fixman_inverse_inertia(model, fx, q), M_inv), 1e-12);
     const VecX<double> qdd = denoc::forward_dynamics(model, ws, q, qd, tau);
-    EXPECT_LE(relative(denoc::forward_dynamics_fixman(model, ws, q, qd, tau), qdd), 1e-12);
+    EXPECT_LE(relative(denoc::forward_dynamics_fixman(model, ws, fx, q, qd, tau), qdd), 1e-12);
   }
 
   const denoc::RobotFile planar = denoc::load_robot_file(DENOC_ROBOTS_DIR "/planar3.yaml");
@@ -310,12 +320,15 @@ TEST(Fixman, ShippedRobots) {
   EXPECT_NE(reason.find("link 1"), std::string::npos) << reason;
   EXPECT_NE(reason.find("thin rod"), std::string::npos) << reason;
   Workspace<double> ws_planar(planar.model);
+  FixmanWorkspace<double> fx_planar(planar.model.dof());
   const VecX<double> q = VecX<double>::Constant(3, 0.3);
-  EXPECT_FALSE(denoc::fixman_factor(planar.model, ws_planar, q));
-  EXPECT_TRUE(denoc::fixman_solve(planar.model, ws_planar, q, q).array().isNaN().all());
-  EXPECT_TRUE(denoc::fixman_inverse_inertia(planar.model, ws_planar, q).array().isNaN().all());
-  EXPECT_TRUE(
-      denoc::forward_dynamics_fixman(planar.model, ws_planar, q, q, q).array().isNaN().all());
+  EXPECT_FALSE(denoc::fixman_factor(planar.model, fx_planar, q));
+  EXPECT_TRUE(denoc::fixman_solve(planar.model, fx_planar, q, q).array().isNaN().all());
+  EXPECT_TRUE(denoc::fixman_inverse_inertia(planar.model, fx_planar, q).array().isNaN().all());
+  EXPECT_TRUE(denoc::forward_dynamics_fixman(planar.model, ws_planar, fx_planar, q, q, q)
+                  .array()
+                  .isNaN()
+                  .all());
 }
 
 }  // namespace

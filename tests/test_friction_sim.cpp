@@ -75,7 +75,7 @@ SimRun simulate(const Model<double>& model, const VecX<double>& q0, const VecX<d
                 double t_end, const FrictionSettings& friction, JointForces& forces,
                 JointForces* wrench = nullptr, double tol = 1e-10) {
   const int n = model.dof();
-  ChainDynamics system(model, FdAlgorithm::udu, forces);
+  ChainDynamics system(model, Route::udu, forces);
   system.set_friction(friction);
   system.set_tool_wrench(wrench, false);
   SimRun run;

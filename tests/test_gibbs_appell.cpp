@@ -72,26 +72,27 @@ struct Checks {
 
   void run(const Model<double>& model, const State& s, const std::string& where) {
     Workspace<double> ws(model);
+    GibbsAppellWorkspace<double> ga(model);
     // Both routes first, then compare the workspace's own storage: neither may overwrite the other.
-    const VecX<double>& tau_ga = gibbs_appell_inverse_dynamics(model, ws, s.q, s.qd, s.qdd);
+    const VecX<double>& tau_ga = gibbs_appell_inverse_dynamics(model, ga, s.q, s.qd, s.qdd);
     const VecX<double>& tau_denoc = inverse_dynamics(model, ws, s.q, s.qd, s.qdd);
     tau.check(normwise(tau_ga, tau_denoc), where);
     const VecX<double> tau_ref = tau_denoc;
 
-    const VecX<double> h_ga = gibbs_appell_bias(model, ws, s.q, s.qd);
+    const VecX<double> h_ga = gibbs_appell_bias(model, ga, s.q, s.qd);
     bias.check(normwise(h_ga, bias_forces(model, ws, s.q, s.qd)), where);
-    const VecX<double> g_ga = gibbs_appell_gravity(model, ws, s.q);
+    const VecX<double> g_ga = gibbs_appell_gravity(model, ga, s.q);
     gravity.check(normwise(g_ga, gravity_forces(model, ws, s.q)), where);
 
-    const MatX<double>& D = gibbs_appell_inertia(model, ws, s.q);
+    const MatX<double>& D = gibbs_appell_inertia(model, ga, s.q);
     const MatX<double>& M = generalized_inertia(model, ws, s.q);
     inertia.check(normwise(D, M), where);
     EXPECT_EQ(D, D.transpose()) << where;
     split.check(normwise(VecX<double>(D * s.qdd + h_ga), tau_ref), where);
 
-    const VecX<double>& a_ga = forward_dynamics_gibbs_appell(model, ws, s.q, s.qd, s.tau);
+    const VecX<double>& a_ga = forward_dynamics_gibbs_appell(model, ga, s.q, s.qd, s.tau);
     const VecX<double>& a_udu = forward_dynamics(model, ws, s.q, s.qd, s.tau);
-    EXPECT_TRUE(ws.ga.factored) << where;
+    EXPECT_TRUE(ga.factored) << where;
     fd.check(normwise(a_ga, a_udu), where);
   }
 };
@@ -167,25 +168,27 @@ TEST(GibbsAppell, FloatAgreesWithDouble) {
       const Model<double> model = denoc_test::random_chain(n, convention, rng);
       const Model<float> model_f = model.cast<float>();
       Workspace<double> ws(model);
+      GibbsAppellWorkspace<double> ga(model);
       Workspace<float> ws_f(model_f);
+      GibbsAppellWorkspace<float> ga_f(model_f);
       const State s = random_state(model, rng);
       const VecX<float> q_f = s.q.cast<float>(), qd_f = s.qd.cast<float>(),
                         qdd_f = s.qdd.cast<float>(), tau_f = s.tau.cast<float>();
       const VecX<double> q = q_f.cast<double>(), qd = qd_f.cast<double>(),
                          qdd = qdd_f.cast<double>(), t = tau_f.cast<double>();
       const std::string where = "n=" + std::to_string(n);
-      tau.check(rel(gibbs_appell_inverse_dynamics(model_f, ws_f, q_f, qd_f, qdd_f),
-                    gibbs_appell_inverse_dynamics(model, ws, q, qd, qdd)),
+      tau.check(rel(gibbs_appell_inverse_dynamics(model_f, ga_f, q_f, qd_f, qdd_f),
+                    gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd)),
                 where);
-      const VecX<double> h = gibbs_appell_bias(model, ws, q, qd);
-      bias.check(rel(gibbs_appell_bias(model_f, ws_f, q_f, qd_f), h), where);
+      const VecX<double> h = gibbs_appell_bias(model, ga, q, qd);
+      bias.check(rel(gibbs_appell_bias(model_f, ga_f, q_f, qd_f), h), where);
       gravity.check(
-          rel(gibbs_appell_gravity(model_f, ws_f, q_f), gibbs_appell_gravity(model, ws, q)), where);
-      const MatX<double> D = gibbs_appell_inertia(model, ws, q);
-      inertia.check(rel(gibbs_appell_inertia(model_f, ws_f, q_f), D), where);
-      const VecX<double> a = forward_dynamics_gibbs_appell(model, ws, q, qd, t);
+          rel(gibbs_appell_gravity(model_f, ga_f, q_f), gibbs_appell_gravity(model, ga, q)), where);
+      const MatX<double> D = gibbs_appell_inertia(model, ga, q);
+      inertia.check(rel(gibbs_appell_inertia(model_f, ga_f, q_f), D), where);
+      const VecX<double> a = forward_dynamics_gibbs_appell(model, ga, q, qd, t);
       const VecX<double> a_f =
-          forward_dynamics_gibbs_appell(model_f, ws_f, q_f, qd_f, tau_f).cast<double>();
+          forward_dynamics_gibbs_appell(model_f, ga_f, q_f, qd_f, tau_f).cast<double>();
       fd.check((D * (a_f - a)).cwiseAbs().maxCoeff() /
                    ((t - h).cwiseAbs().maxCoeff() + D.cwiseAbs().maxCoeff()),
                where);
@@ -205,6 +208,7 @@ TEST(GibbsAppell, SinglePrecisionBetweenArticulatedAndCompositeBodies) {
   const Model<float> model_f = denoc_test::ascher_arm<float>();
   Workspace<double> ws(model);
   Workspace<float> ws_f(model_f);
+  GibbsAppellWorkspace<float> ga_f(model_f);
   double worst[3] = {0, 0, 0}, sum[3] = {0, 0, 0};  // U D U^T, DeNOC GIM + Cholesky, Gibbs-Appell
   const int steps = 180;
   for (int k = 0; k < steps; ++k) {
@@ -216,7 +220,7 @@ TEST(GibbsAppell, SinglePrecisionBetweenArticulatedAndCompositeBodies) {
     const double error[3] = {
         std::abs(forward_dynamics(model_f, ws_f, q_f, zero_f, zero_f)[1] - exact),
         std::abs(forward_dynamics_cholesky(model_f, ws_f, q_f, zero_f, zero_f)[1] - exact),
-        std::abs(forward_dynamics_gibbs_appell(model_f, ws_f, q_f, zero_f, zero_f)[1] - exact)};
+        std::abs(forward_dynamics_gibbs_appell(model_f, ga_f, q_f, zero_f, zero_f)[1] - exact)};
     for (int r = 0; r < 3; ++r) {
       worst[r] = std::max(worst[r], error[r]);
       sum[r] += error[r];
@@ -237,10 +241,10 @@ TEST(GibbsAppell, SingularInertiaMatrixGivesNaN) {
   row.type = JointType::prismatic;
   row.mass = 0;
   const Model<double> model(links_from_dh(DhConvention::standard, std::vector{row}));
-  Workspace<double> ws(model);
+  GibbsAppellWorkspace<double> ga(model);
   const VecX<double> x = VecX<double>::Ones(1);
-  const VecX<double>& qdd = forward_dynamics_gibbs_appell(model, ws, x, x, x);
-  EXPECT_FALSE(ws.ga.factored);
+  const VecX<double>& qdd = forward_dynamics_gibbs_appell(model, ga, x, x, x);
+  EXPECT_FALSE(ga.factored);
   EXPECT_TRUE(std::isnan(qdd[0]));
 }
 

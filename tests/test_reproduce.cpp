@@ -66,13 +66,13 @@ TEST(ReproduceMataTable5, DoublePrecisionRoutesAgree) {
 // link's inertia invertible, and planar3's links are slender rods with I_xx = 0: it gives NaN).
 TEST(ReproduceSaha, Planar3FreeFallStartsWithJointOneNegative) {
   const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/planar3.yaml");
-  Workspace<double> ws(robot.model);
+  Dynamics<double> dynamics(robot.model);
   const VecX<double> q = robot.initial_q.value(), zero = VecX<double>::Zero(3);
   for (Route r : {Route::udu, Route::cholesky, Route::gibbs_appell}) {
-    const VecX<double> qdd = forward_dynamics_by(r, robot.model, ws, q, zero, zero);
+    const VecX<double> qdd = forward_dynamics(r, dynamics, q, zero, zero);
     EXPECT_LT(qdd[0], -1.0) << route_name(r);
   }
-  EXPECT_FALSE(fixman_supports(robot.model) && fixman_factor(robot.model, ws, q));
+  EXPECT_FALSE(fixman_supports(robot.model) && fixman_factor(robot.model, dynamics.fixman(), q));
 }
 
 // Lee et al. (2007) §4.3: the mass-centre frames of robots/polyalanine7.yaml at beta_1 = 0,
@@ -176,15 +176,15 @@ TEST(ReproduceLeeScaling, SolvesAgreeOnAPolypeptideChain) {
   }
   const Model<double> chain(links_from_dh(DhConvention::standard, dh));
   const Model<double> model = first_links(chain, 60);
-  Workspace<double> ws(model);
+  Dynamics<double> dynamics(model);
   VecX<double> q = VecX<double>::Constant(60, kPi / 3), zero = VecX<double>::Zero(60), x(60);
   q[0] = 0;
   const VecX<double> rhs = VecX<double>::LinSpaced(60, 1, 2);
-  const VecX<double> reference = solve_by(Solve::cholesky, model, ws, q, zero, rhs, x);
-  const MatX<double> M = generalized_inertia(model, ws, q);
+  const VecX<double> reference = solve_by(Solve::cholesky, dynamics, q, zero, rhs, x);
+  const MatX<double> M = generalized_inertia(model, dynamics.denoc(), q);
   EXPECT_LT((M * reference - rhs).norm(), 1e-10 * rhs.norm());
   for (Solve s : kSolves) {
-    const VecX<double> got = solve_by(s, model, ws, q, zero, rhs, x);
+    const VecX<double> got = solve_by(s, dynamics, q, zero, rhs, x);
     EXPECT_TRUE(got.isApprox(reference, 1e-9)) << solve_name(s);
   }
 }
@@ -266,8 +266,7 @@ TEST(ReproduceMataPumaLine, EveryRouteReplaysTheLine) {
       writer.row(ik.t[k], tau[k]);
   }
   std::vector<std::vector<VecX<double>>> replay;
-  for (FdAlgorithm alg :
-       {FdAlgorithm::udu, FdAlgorithm::cholesky, FdAlgorithm::gibbs_appell, FdAlgorithm::fixman}) {
+  for (Route alg : {Route::udu, Route::cholesky, Route::gibbs_appell, Route::fixman}) {
     std::istringstream samples(csv.str());
     SampledForces forces(samples, "torques", 6);
     ChainDynamics system(robot.model, alg, forces);
@@ -372,8 +371,7 @@ TEST(ReproduceMataPumaLine, SmoothForcesReplayTheWholeLine) {
     x0[static_cast<std::size_t>(j + 6)] = ik.qd.front()[j];
   }
   long evaluations = -1;
-  for (FdAlgorithm alg :
-       {FdAlgorithm::udu, FdAlgorithm::cholesky, FdAlgorithm::gibbs_appell, FdAlgorithm::fixman}) {
+  for (Route alg : {Route::udu, Route::cholesky, Route::gibbs_appell, Route::fixman}) {
     LineTorques forces(robot.model, ik, line);
     ChainDynamics system(robot.model, alg, forces);
     IntegratorSettings settings;

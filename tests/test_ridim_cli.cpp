@@ -182,6 +182,8 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
   const denoc::RobotFile robot = denoc::load_robot_file(kStanford);
   const denoc::Model<double>& model = robot.model;
   denoc::Workspace<double> ws(model);
+  denoc::GibbsAppellWorkspace<double> ga(model);
+  denoc::FixmanWorkspace<double> fx(model.dof());
   using Q = denoc::ConstVectorRef<double>;
   using Route = std::function<denoc::MatX<double>(Q, Q, Q)>;
   struct Case {
@@ -198,7 +200,7 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
          }},
         {"gibbs-appell",
          [&](Q q, Q qd, Q qdd) -> denoc::MatX<double> {
-           return denoc::gibbs_appell_inverse_dynamics(model, ws, q, qd, qdd);
+           return denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd);
          }}}},
       {"bias",
        1e-12,
@@ -206,7 +208,7 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
          [&](Q q, Q qd, Q) -> denoc::MatX<double> { return denoc::bias_forces(model, ws, q, qd); }},
         {"gibbs-appell",
          [&](Q q, Q qd, Q) -> denoc::MatX<double> {
-           return denoc::gibbs_appell_bias(model, ws, q, qd);
+           return denoc::gibbs_appell_bias(model, ga, q, qd);
          }}}},
       {"gravity",
        1e-12,
@@ -214,7 +216,7 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
          [&](Q q, Q, Q) -> denoc::MatX<double> { return denoc::gravity_forces(model, ws, q); }},
         {"gibbs-appell",
          [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::gibbs_appell_gravity(model, ws, q);
+           return denoc::gibbs_appell_gravity(model, ga, q);
          }}}},
       {"mass-matrix",
        1e-12,
@@ -224,7 +226,7 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
          }},
         {"gibbs-appell",
          [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::gibbs_appell_inertia(model, ws, q).transpose();
+           return denoc::gibbs_appell_inertia(model, ga, q).transpose();
          }}}},
       {"inverse-mass-matrix",
        1e-10,
@@ -234,7 +236,7 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
          }},
         {"fixman",
          [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::fixman_inverse_inertia(model, ws, q).transpose();
+           return denoc::fixman_inverse_inertia(model, fx, q).transpose();
          }},
         {"cholesky", [&](Q q, Q, Q) -> denoc::MatX<double> {
            return denoc::inverse_generalized_inertia(model, ws, q).transpose();

@@ -1,6 +1,7 @@
 // The core library in one include.
 #pragma once
 
+#include "denoc/dynamics.hpp"
 #include "denoc/io/trajectory.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
@@ -14,67 +15,73 @@
 #include "denoc/saha/inverse_dynamics.hpp"
 #include "denoc/saha/inverse_inertia.hpp"
 #include "denoc/saha/reactions.hpp"
+#include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 
 // Gibbs-Appell, Mata et al. (2002) (mata/gibbs_appell.hpp), part of DENOC_ALGORITHMS below.
-#define DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                \
-  KEYWORD const VecX<S>& gibbs_appell_inverse_dynamics<S>(                                       \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);  \
-  KEYWORD const VecX<S>& gibbs_appell_bias<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>, \
-                                              ConstVectorRef<S>);                                \
-  KEYWORD const VecX<S>& gibbs_appell_gravity<S>(const Model<S>&, Workspace<S>&,                 \
-                                                 ConstVectorRef<S>);                             \
-  KEYWORD const MatX<S>& gibbs_appell_inertia<S>(const Model<S>&, Workspace<S>&,                 \
-                                                 ConstVectorRef<S>);                             \
-  KEYWORD const VecX<S>& forward_dynamics_gibbs_appell<S>(                                       \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);
+#define DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                           \
+  KEYWORD const VecX<S>& gibbs_appell_inverse_dynamics<S>(                                  \
+      const Model<S>&, GibbsAppellWorkspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>,      \
+      ConstVectorRef<S>);                                                                   \
+  KEYWORD const VecX<S>& gibbs_appell_bias<S>(const Model<S>&, GibbsAppellWorkspace<S>&,    \
+                                              ConstVectorRef<S>, ConstVectorRef<S>);        \
+  KEYWORD const VecX<S>& gibbs_appell_gravity<S>(const Model<S>&, GibbsAppellWorkspace<S>&, \
+                                                 ConstVectorRef<S>);                        \
+  KEYWORD const MatX<S>& gibbs_appell_inertia<S>(const Model<S>&, GibbsAppellWorkspace<S>&, \
+                                                 ConstVectorRef<S>);                        \
+  KEYWORD const VecX<S>& forward_dynamics_gibbs_appell<S>(                                  \
+      const Model<S>&, GibbsAppellWorkspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>,      \
+      ConstVectorRef<S>);
 
 // The algorithms, for one scalar type S: instantiated once in src/instantiate_<S>.cpp with
 // DENOC_ALGORITHMS(template, S) and declared here with DENOC_ALGORITHMS(extern template, S), so
 // that the apps and tests link them instead of compiling them again.
-#define DENOC_ALGORITHMS(KEYWORD, S)                                                            \
-  KEYWORD class Model<S>;                                                                       \
-  KEYWORD void update_joint_frames<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);       \
-  KEYWORD const VecX<S>& inverse_dynamics<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>, \
-                                             ConstVectorRef<S>, ConstVectorRef<S>);             \
-  KEYWORD const VecX<S>& bias_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,      \
-                                        ConstVectorRef<S>);                                     \
-  KEYWORD const VecX<S>& gravity_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);  \
-  KEYWORD void friction_forces<S>(const Model<S>&, ConstVectorRef<S>,                           \
-                                  type_identity<Eigen::Ref<VecX<S>>>::type);                    \
-  KEYWORD const MatX<S>& generalized_inertia<S>(const Model<S>&, Workspace<S>&,                 \
-                                                ConstVectorRef<S>);                             \
-  KEYWORD const MatX<S>& inverse_generalized_inertia<S>(const Model<S>&, Workspace<S>&,         \
-                                                        ConstVectorRef<S>);                     \
-  KEYWORD S kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,                \
-                              ConstVectorRef<S>);                                               \
-  KEYWORD S potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);             \
-  KEYWORD void articulated_body_masses<S>(const Model<S>&, Workspace<S>&);                      \
-  KEYWORD const VecX<S>& forward_dynamics<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>, \
-                                             ConstVectorRef<S>, ConstVectorRef<S>);             \
-  KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                          \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
-  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);               \
-  DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                     \
-  KEYWORD bool fixman_factor<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);             \
-  KEYWORD const VecX<S>& fixman_apply<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);    \
-  KEYWORD const VecX<S>& fixman_solve<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,     \
-                                         ConstVectorRef<S>);                                    \
-  KEYWORD const MatX<S>& fixman_inverse_inertia<S>(const Model<S>&, Workspace<S>&,              \
-                                                   ConstVectorRef<S>);                          \
-  KEYWORD const VecX<S>& forward_dynamics_fixman<S>(                                            \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>); \
-  KEYWORD std::string fixman_unsupported_reason<S>(const Model<S>&);                            \
-  KEYWORD bool fixman_supports<S>(const Model<S>&);                                             \
-  KEYWORD const MatX<S>& inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&,                 \
-                                                ConstVectorRef<S>);                             \
-  KEYWORD void joint_poses<S>(const Model<S>&, Workspace<S>&);                                  \
-  KEYWORD const Transform<S>& tool_pose<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);  \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian<S>(                          \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                                       \
-  KEYWORD void apply_tool_wrench<S>(const Model<S>&, Workspace<S>&, const Vec6<S>&);            \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions<S>(                        \
+#define DENOC_ALGORITHMS(KEYWORD, S)                                                               \
+  KEYWORD class Model<S>;                                                                          \
+  KEYWORD void update_joint_frames<S>(const Model<S>&, KinematicsWorkspace<S>&,                    \
+                                      ConstVectorRef<S>);                                          \
+  KEYWORD const VecX<S>& inverse_dynamics<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,    \
+                                             ConstVectorRef<S>, ConstVectorRef<S>);                \
+  KEYWORD const VecX<S>& bias_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,         \
+                                        ConstVectorRef<S>);                                        \
+  KEYWORD const VecX<S>& gravity_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);     \
+  KEYWORD void friction_forces<S>(const Model<S>&, ConstVectorRef<S>,                              \
+                                  type_identity<Eigen::Ref<VecX<S>>>::type);                       \
+  KEYWORD const MatX<S>& generalized_inertia<S>(const Model<S>&, Workspace<S>&,                    \
+                                                ConstVectorRef<S>);                                \
+  KEYWORD const MatX<S>& inverse_generalized_inertia<S>(const Model<S>&, Workspace<S>&,            \
+                                                        ConstVectorRef<S>);                        \
+  KEYWORD S kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,                   \
+                              ConstVectorRef<S>);                                                  \
+  KEYWORD S potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                \
+  KEYWORD void articulated_body_masses<S>(const Model<S>&, Workspace<S>&);                         \
+  KEYWORD const VecX<S>& forward_dynamics<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,    \
+                                             ConstVectorRef<S>, ConstVectorRef<S>);                \
+  KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                             \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
+  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                  \
+  DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                        \
+  KEYWORD bool fixman_factor<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>);          \
+  KEYWORD const VecX<S>& fixman_apply<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>); \
+  KEYWORD const VecX<S>& fixman_solve<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>,  \
+                                         ConstVectorRef<S>);                                       \
+  KEYWORD const MatX<S>& fixman_inverse_inertia<S>(const Model<S>&, FixmanWorkspace<S>&,           \
+                                                   ConstVectorRef<S>);                             \
+  KEYWORD const VecX<S>& forward_dynamics_fixman<S>(const Model<S>&, Workspace<S>&,                \
+                                                    FixmanWorkspace<S>&, ConstVectorRef<S>,        \
+                                                    ConstVectorRef<S>, ConstVectorRef<S>);         \
+  KEYWORD std::string fixman_unsupported_reason<S>(const Model<S>&);                               \
+  KEYWORD bool fixman_supports<S>(const Model<S>&);                                                \
+  KEYWORD const MatX<S>& inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&,                    \
+                                                ConstVectorRef<S>);                                \
+  KEYWORD void joint_poses<S>(const Model<S>&, KinematicsWorkspace<S>&);                           \
+  KEYWORD const Transform<S>& tool_pose<S>(const Model<S>&, KinematicsWorkspace<S>&,               \
+                                           ConstVectorRef<S>);                                     \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian<S>(                             \
+      const Model<S>&, KinematicsWorkspace<S>&, ConstVectorRef<S>);                                \
+  KEYWORD void apply_tool_wrench<S>(const Model<S>&, Workspace<S>&, const Vec6<S>&);               \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions<S>(                           \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
 
 #ifndef DENOC_INSTANTIATING

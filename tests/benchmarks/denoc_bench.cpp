@@ -207,8 +207,11 @@ template <typename S>
 struct SuiteContext {
   denoc::Model<S> model;
   denoc::Workspace<S> ws;
+  denoc::GibbsAppellWorkspace<S> ga;
+  denoc::FixmanWorkspace<S> fx;
   Pool<S> pool;
-  SuiteContext(const denoc::Model<S>& m, Pool<S> p) : model(m), ws(model), pool(std::move(p)) {}
+  SuiteContext(const denoc::Model<S>& m, Pool<S> p)
+      : model(m), ws(model), ga(model), fx(model.dof()), pool(std::move(p)) {}
 };
 
 #ifndef DENOC_BENCH_NO_KDL
@@ -551,27 +554,28 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
                                             x.pool.tau[k]);
   });
   register_benchmark("suite/ga_id" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
-    return denoc::gibbs_appell_inverse_dynamics(x.model, x.ws, x.pool.q[k], x.pool.qd[k],
+    return denoc::gibbs_appell_inverse_dynamics(x.model, x.ga, x.pool.q[k], x.pool.qd[k],
                                                 x.pool.qdd[k]);
   });
   register_benchmark("suite/ga_gim" + tail, c, e, n, [](C& x, std::size_t k) -> const MatX<S>& {
-    return denoc::gibbs_appell_inertia(x.model, x.ws, x.pool.q[k]);
+    return denoc::gibbs_appell_inertia(x.model, x.ga, x.pool.q[k]);
   });
   register_benchmark("suite/ga_fd" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
-    return denoc::forward_dynamics_gibbs_appell(x.model, x.ws, x.pool.q[k], x.pool.qd[k],
+    return denoc::forward_dynamics_gibbs_appell(x.model, x.ga, x.pool.q[k], x.pool.qd[k],
                                                 x.pool.tau[k]);
   });
   // The extended Fixman route (Lee, Wang and Chirikjian 2007): M^-1 b, and the forward dynamics.
   register_benchmark("suite/fixman_solve" + tail, c, e, n,
                      [](C& x, std::size_t k) -> const VecX<S>& {
-                       return denoc::fixman_solve(x.model, x.ws, x.pool.q[k], x.pool.tau[k]);
+                       return denoc::fixman_solve(x.model, x.fx, x.pool.q[k], x.pool.tau[k]);
                      });
   register_benchmark("suite/fd_fixman" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
-    return denoc::forward_dynamics_fixman(x.model, x.ws, x.pool.q[k], x.pool.qd[k], x.pool.tau[k]);
+    return denoc::forward_dynamics_fixman(x.model, x.ws, x.fx, x.pool.q[k], x.pool.qd[k],
+                                          x.pool.tau[k]);
   });
   register_benchmark("suite/gim_inv_fixman" + tail, c, e, n,
                      [](C& x, std::size_t k) -> const MatX<S>& {
-                       return denoc::fixman_inverse_inertia(x.model, x.ws, x.pool.q[k]);
+                       return denoc::fixman_inverse_inertia(x.model, x.fx, x.pool.q[k]);
                      });
 }
 

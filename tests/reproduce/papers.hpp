@@ -22,38 +22,14 @@ constexpr double kPi = 3.14159265358979323846;
 using denoc_test::ascher_arm;
 
 // The forward-dynamics routes of the suite, in the order of Table 5 and beyond.
-enum class Route { udu, cholesky, gibbs_appell, fixman };
 constexpr std::array<Route, 4> kRoutes = {Route::udu, Route::cholesky, Route::gibbs_appell,
                                           Route::fixman};
-inline const char* route_name(Route r) {
-  switch (r) {
-    case Route::udu:
-      return "udu";
-    case Route::cholesky:
-      return "cholesky";
-    case Route::gibbs_appell:
-      return "gibbs_appell";
-    case Route::fixman:
-      return "fixman";
-  }
-  return "?";
-}
 
-template <typename S>
-const VecX<S>& forward_dynamics_by(Route r, const Model<S>& model, Workspace<S>& ws,
-                                   ConstVectorRef<S> q, ConstVectorRef<S> qd,
-                                   ConstVectorRef<S> tau) {
-  switch (r) {
-    case Route::udu:
-      return forward_dynamics(model, ws, q, qd, tau);
-    case Route::cholesky:
-      return forward_dynamics_cholesky(model, ws, q, qd, tau);
-    case Route::gibbs_appell:
-      return forward_dynamics_gibbs_appell(model, ws, q, qd, tau);
-    case Route::fixman:
-      break;
-  }
-  return forward_dynamics_fixman(model, ws, q, qd, tau);
+// A route's name in the CSV columns (gibbs_appell_dp1): the command-line name, '-' as '_'.
+inline std::string column_name(Route r) {
+  std::string name = route_name(r);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
 // One configuration of the turn: q = (0, angle), at rest, no joint forces.
@@ -73,8 +49,8 @@ struct Table5Summary {
 inline std::vector<Table5Step> table5_steps(int steps = 180) {
   const Model<double> model = ascher_arm<double>();
   const Model<float> model_f = ascher_arm<float>();
-  Workspace<double> ws(model);
-  Workspace<float> ws_f(model_f);
+  Dynamics<double> dynamics(model);
+  Dynamics<float> dynamics_f(model_f);
   std::vector<Table5Step> out;
   const VecX<double> zero = VecX<double>::Zero(2);
   const VecX<float> zero_f = VecX<float>::Zero(2);
@@ -86,11 +62,12 @@ inline std::vector<Table5Step> table5_steps(int steps = 180) {
     q_f << 0, static_cast<float>(k * 2 * kPi / steps);
     const VecX<double> q = q_f.cast<double>();
     s.angle_deg = k * 360.0 / steps;
-    const Eigen::SelfAdjointEigenSolver<MatX<double>> eig(generalized_inertia(model, ws, q));
+    const Eigen::SelfAdjointEigenSolver<MatX<double>> eig(
+        generalized_inertia(model, dynamics.denoc(), q));
     s.condition = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
     for (std::size_t r = 0; r < kRoutes.size(); ++r) {
-      const VecX<double> dp = forward_dynamics_by(kRoutes[r], model, ws, q, zero, zero);
-      const VecX<float> sp = forward_dynamics_by(kRoutes[r], model_f, ws_f, q_f, zero_f, zero_f);
+      const VecX<double> dp = forward_dynamics(kRoutes[r], dynamics, q, zero, zero);
+      const VecX<float> sp = forward_dynamics(kRoutes[r], dynamics_f, q_f, zero_f, zero_f);
       for (int j = 0; j < 2; ++j) {
         s.dp[r][static_cast<std::size_t>(j)] = dp[j];
         s.sp[r][static_cast<std::size_t>(j)] = static_cast<double>(sp[j]);
@@ -143,20 +120,20 @@ inline Model<double> first_links(const Model<double>& chain, int n) {
 // fixman: Lee et al.'s Eq. (7) in O(n); udu: Saha's U D U^T forward dynamics at rest, O(n);
 // cholesky: form M (Saha's Eq. 24) and factor it, O(n^3); inverse: M^-1 formed (the suite's
 // inverse GIM, O(n^3)) and applied to b, as Lee et al. time Matlab's inv(M).
-inline const VecX<double>& solve_by(Solve s, const Model<double>& model, Workspace<double>& ws,
-                                    const VecX<double>& q, const VecX<double>& zero,
-                                    const VecX<double>& b, VecX<double>& x) {
+inline const VecX<double>& solve_by(Solve s, Dynamics<double>& d, const VecX<double>& q,
+                                    const VecX<double>& zero, const VecX<double>& b,
+                                    VecX<double>& x) {
   switch (s) {
     case Solve::fixman:
-      return fixman_solve(model, ws, q, b);
+      return fixman_solve(d.model(), d.fixman(), q, b);
     case Solve::udu:
-      return forward_dynamics(model, ws, q, zero, b);
+      return forward_dynamics(Route::udu, d, q, zero, b);
     case Solve::cholesky:
-      return forward_dynamics_cholesky(model, ws, q, zero, b);
+      return forward_dynamics(Route::cholesky, d, q, zero, b);
     case Solve::inverse:
       break;
   }
-  x.noalias() = inverse_generalized_inertia(model, ws, q) * b;
+  x.noalias() = inverse_inertia(Route::cholesky, d, q) * b;
   return x;
 }
 
@@ -165,7 +142,7 @@ inline double time_solve(Solve s, const Model<double>& model, double min_seconds
                          int rounds = 3) {
   using clock = std::chrono::steady_clock;
   const int n = model.dof();
-  Workspace<double> ws(model);
+  Dynamics<double> dynamics(model);
   VecX<double> q(n), zero = VecX<double>::Zero(n), b(n), x(n);
   for (int i = 0; i < n; ++i) {
     q[i] = i == 0 ? 0.0 : kPi / 3;  // Lee et al. §4.3: beta_1 = 0, beta_i = pi/3
@@ -176,7 +153,7 @@ inline double time_solve(Solve s, const Model<double>& model, double min_seconds
   for (;;) {  // grow the batch until it takes min_seconds
     const auto t0 = clock::now();
     for (long k = 0; k < batch; ++k)
-      sink += solve_by(s, model, ws, q, zero, b, x)[0];
+      sink += solve_by(s, dynamics, q, zero, b, x)[0];
     const double dt = std::chrono::duration<double>(clock::now() - t0).count();
     if (dt >= min_seconds || batch > (1L << 24)) break;
     batch *= 2;
@@ -185,7 +162,7 @@ inline double time_solve(Solve s, const Model<double>& model, double min_seconds
   for (int r = 0; r < rounds; ++r) {
     const auto t0 = clock::now();
     for (long k = 0; k < batch; ++k)
-      sink += solve_by(s, model, ws, q, zero, b, x)[0];
+      sink += solve_by(s, dynamics, q, zero, b, x)[0];
     best = std::min(best, std::chrono::duration<double>(clock::now() - t0).count() /
                               static_cast<double>(batch));
   }

@@ -52,10 +52,11 @@ inline PolypeptideResult polypeptide_at(const std::vector<DhLink<double>>& dh,
   PolypeptideResult r;
   const Model<double> model(links_from_dh(DhConvention::standard, dh), Vec3<double>::Zero());
   Workspace<double> ws(model);
+  FixmanWorkspace<double> fx(model.dof());
   r.M = generalized_inertia(model, ws, q);
-  r.fixman = fixman_factor(model, ws, q);
+  r.fixman = fixman_factor(model, fx, q);
   r.Minv =
-      r.fixman ? fixman_inverse_inertia(model, ws, q) : inverse_generalized_inertia(model, ws, q);
+      r.fixman ? fixman_inverse_inertia(model, fx, q) : inverse_generalized_inertia(model, ws, q);
   Eigen::Matrix4d T = Eigen::Matrix4d::Identity();
   for (int k = 0; k < model.dof(); ++k) {
     const DhLink<double>& l = dh[static_cast<std::size_t>(k)];

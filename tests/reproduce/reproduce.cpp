@@ -62,8 +62,8 @@ int table5(const std::string& steps_path, const std::string& summary_path) {
   out << "angle,condition";
   for (Route r : kRoutes)
     for (int j = 1; j <= 2; ++j)
-      out << ',' << route_name(r) << "_dp" << j << ',' << route_name(r) << "_sp" << j << ','
-          << route_name(r) << "_err" << j;
+      out << ',' << column_name(r) << "_dp" << j << ',' << column_name(r) << "_sp" << j << ','
+          << column_name(r) << "_err" << j;
   out << '\n';
   for (const Table5Step& s : steps) {
     out << s.angle_deg << ',' << s.condition;
@@ -76,7 +76,7 @@ int table5(const std::string& steps_path, const std::string& summary_path) {
   std::ofstream so = open_out(summary_path);
   so << "route,max1,mean1,max2,mean2\n";
   for (std::size_t r = 0; r < 4; ++r)
-    so << route_name(kRoutes[r]) << ',' << sum.max[r][0] << ',' << sum.mean[r][0] << ','
+    so << column_name(kRoutes[r]) << ',' << sum.max[r][0] << ',' << sum.mean[r][0] << ','
        << sum.max[r][1] << ',' << sum.mean[r][1] << '\n';
   return 0;
 }
@@ -197,13 +197,9 @@ int pumasmooth(const std::string& robot_path, const std::string& out_path,
     for (int j = 1; j <= 6; ++j)
       out << ",mean_" << v << j;
   out << '\n';
-  const std::pair<const char*, FdAlgorithm> routes[] = {{"cholesky", FdAlgorithm::cholesky},
-                                                        {"udu", FdAlgorithm::udu},
-                                                        {"gibbs-appell", FdAlgorithm::gibbs_appell},
-                                                        {"fixman", FdAlgorithm::fixman}};
-  for (const auto& [name, alg] : routes) {
+  for (Route route : {Route::cholesky, Route::udu, Route::gibbs_appell, Route::fixman}) {
     LineTorques forces(robot.model, ik, line);
-    ChainDynamics system(robot.model, alg, forces);
+    ChainDynamics system(robot.model, route, forces);
     IntegratorSettings settings;
     settings.rtol = settings.atol = tol;
     IntegrationStats stats;
@@ -229,8 +225,8 @@ int pumasmooth(const std::string& robot_path, const std::string& out_path,
       sum[2] += (system.qdd() - ik.qdd[at]).cwiseAbs();
     }
     const double count = static_cast<double>(rows.size());
-    out << name << ',' << stats.rhs_evaluations << ',' << stats.steps << ',' << stats.rejected
-        << ',' << stats.wall_seconds;
+    out << route_name(route) << ',' << stats.rhs_evaluations << ',' << stats.steps << ','
+        << stats.rejected << ',' << stats.wall_seconds;
     for (const VecX<double>& v : sum)
       for (int j = 0; j < 6; ++j)
         out << ',' << v[j] / count;

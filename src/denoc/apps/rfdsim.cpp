@@ -29,12 +29,13 @@ const std::vector<std::pair<std::string, Method>>& method_names() {
   return names;
 }
 
-const std::vector<std::pair<std::string, FdAlgorithm>>& algorithm_names() {
-  static const std::vector<std::pair<std::string, FdAlgorithm>> names = {
-      {"udu", FdAlgorithm::udu},
-      {"cholesky", FdAlgorithm::cholesky},
-      {"gibbs-appell", FdAlgorithm::gibbs_appell},
-      {"fixman", FdAlgorithm::fixman}};
+const std::vector<std::pair<std::string, Route>>& algorithm_names() {
+  static const std::vector<std::pair<std::string, Route>> names = [] {
+    std::vector<std::pair<std::string, Route>> forward;
+    for (Route route : forward_dynamics_routes())
+      forward.emplace_back(route_name(route), route);
+    return forward;
+  }();
   return names;
 }
 
@@ -213,7 +214,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   for (const std::string& warning : robot.warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
   check_options(options);
-  if (options.algorithm == FdAlgorithm::fixman && !fixman_supports(robot.model)) {
+  if (options.algorithm == Route::fixman && !fixman_supports(robot.model)) {
     throw InputError(options.robot +
                      ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
   }

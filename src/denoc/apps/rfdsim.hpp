@@ -37,7 +37,7 @@ struct RfdsimOptions {
   double dt = 0.01;     // s, between output rows
   std::optional<std::vector<JointValue>> q0, qd0;  // override the robot file's `initial`
   IntegratorSettings integrator;
-  FdAlgorithm algorithm = FdAlgorithm::udu;
+  Route algorithm = Route::udu;
   std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
   ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
   std::string output;                               // CSV path, empty or "-" for standard output
@@ -53,7 +53,7 @@ const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names();
 
 // The names accepted by --method and --algorithm.
 const std::vector<std::pair<std::string, Method>>& method_names();
-const std::vector<std::pair<std::string, FdAlgorithm>>& algorithm_names();
+const std::vector<std::pair<std::string, Route>>& algorithm_names();
 
 // Runs rfdsim. A revolute joint's --q0 value beyond 2 pi without a suffix is taken as radians
 // with a warning on standard error (degrees were probably meant). Throws InputError for bad input

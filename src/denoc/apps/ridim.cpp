@@ -39,26 +39,20 @@ const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
   return names;
 }
 
-const std::vector<std::pair<std::string, Algorithm>>& ridim_algorithm_names() {
-  static const std::vector<std::pair<std::string, Algorithm>> names = {
-      {"denoc", Algorithm::denoc},
-      {"gibbs-appell", Algorithm::gibbs_appell},
-      {"udu", Algorithm::udu},
-      {"fixman", Algorithm::fixman},
-      {"cholesky", Algorithm::cholesky}};
-  return names;
+const std::vector<std::pair<std::string, Route>>& ridim_algorithm_names() {
+  return route_names();
 }
 
-std::vector<Algorithm> algorithms_for(Quantity quantity) {
+std::vector<Route> algorithms_for(Quantity quantity) {
   if (quantity == Quantity::inverse_mass_matrix) {
     // udu first: the fastest of the three on the Stanford arm (README, Performance).
-    return {Algorithm::udu, Algorithm::fixman, Algorithm::cholesky};
+    return inverse_inertia_routes();
   }
   if (quantity == Quantity::pose || quantity == Quantity::jacobian ||
       quantity == Quantity::reactions) {
-    return {Algorithm::denoc};  // from the DeNOC joint frames and backward recursion
+    return {Route::denoc};  // from the DeNOC joint frames and backward recursion
   }
-  return {Algorithm::denoc, Algorithm::gibbs_appell};
+  return inverse_dynamics_routes();
 }
 
 namespace {
@@ -69,7 +63,7 @@ std::string name_of(Quantity quantity) {
   return "?";
 }
 
-std::string name_of(Algorithm algorithm) {
+std::string name_of(Route algorithm) {
   for (const auto& [name, value] : ridim_algorithm_names())
     if (value == algorithm) return name;
   return "?";
@@ -77,17 +71,17 @@ std::string name_of(Algorithm algorithm) {
 
 // The chosen route, or the quantity's default; InputError naming both when it does not apply
 // (spec §5) or cannot treat this robot.
-Algorithm choose_algorithm(const RidimOptions& options, const Model<double>& model) {
-  const std::vector<Algorithm> allowed = algorithms_for(options.quantity);
-  const Algorithm chosen = options.algorithm.value_or(allowed.front());
+Route choose_algorithm(const RidimOptions& options, const Model<double>& model) {
+  const std::vector<Route> allowed = algorithms_for(options.quantity);
+  const Route chosen = options.algorithm.value_or(allowed.front());
   if (std::find(allowed.begin(), allowed.end(), chosen) == allowed.end()) {
     std::string names;
-    for (Algorithm a : allowed)
+    for (Route a : allowed)
       names += (names.empty() ? "" : ", ") + name_of(a);
     throw InputError("--algorithm " + name_of(chosen) + " does not compute --quantity " +
                      name_of(options.quantity) + "; the routes for it are " + names);
   }
-  if (chosen == Algorithm::fixman && !fixman_supports(model)) {
+  if (chosen == Route::fixman && !fixman_supports(model)) {
     throw InputError(options.robot + ": --algorithm fixman: " + fixman_unsupported_reason(model));
   }
   return chosen;
@@ -152,11 +146,12 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
 // Computes the chosen quantity at one sample and writes its row.
 class SampleWriter {
  public:
-  SampleWriter(const RobotFile& robot, Quantity quantity, Algorithm algorithm, CsvWriter& csv,
+  SampleWriter(const RobotFile& robot, Quantity quantity, Route algorithm, CsvWriter& csv,
                bool friction = true, JointForces* wrench = nullptr,
                bool wrench_in_tool_frame = false)
       : model_(robot.model),
-        ws_(robot.model),
+        dynamics_(robot.model),
+        ws_(dynamics_.denoc()),
         quantity_(quantity),
         algorithm_(algorithm),
         csv_(csv),
@@ -170,36 +165,26 @@ class SampleWriter {
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
     check_positive_definite_(t, q);
-    const bool gibbs_appell = algorithm_ == Algorithm::gibbs_appell;
+    const bool gibbs_appell = algorithm_ == Route::gibbs_appell;
     switch (quantity_) {
       case Quantity::torques:
-        if (gibbs_appell) {
-          ws_.tau = gibbs_appell_inverse_dynamics(model_, ws_, q, qd, qdd);
-        } else {
-          inverse_dynamics(model_, ws_, q, qd, qdd);
-        }
+        take_tau(inverse_dynamics(algorithm_, dynamics_, q, qd, qdd));
         with_wrench(t, q, gibbs_appell);
         csv_.row(t, with_friction(qd));
         break;
       case Quantity::mass_matrix:
-        csv_.matrix_row(t, gibbs_appell ? gibbs_appell_inertia(model_, ws_, q)
-                                        : generalized_inertia(model_, ws_, q));
+        csv_.matrix_row(t, generalized_inertia(algorithm_, dynamics_, q));
         break;
       case Quantity::inverse_mass_matrix:
         csv_.matrix_row(t, inverse_mass_matrix(t, q));
         break;
       case Quantity::bias:
-        if (gibbs_appell) {
-          ws_.tau = gibbs_appell_bias(model_, ws_, q, qd);
-        } else {
-          bias_forces(model_, ws_, q, qd);
-        }
+        take_tau(bias_forces(algorithm_, dynamics_, q, qd));
         with_wrench(t, q, gibbs_appell);
         csv_.row(t, with_friction(qd));
         break;
       case Quantity::gravity:
-        csv_.row(t, gibbs_appell ? gibbs_appell_gravity(model_, ws_, q)
-                                 : gravity_forces(model_, ws_, q));
+        csv_.row(t, gravity_forces(algorithm_, dynamics_, q));
         break;
       case Quantity::pose: {
         const Transform<double>& pose = tool_pose(model_, ws_, q);
@@ -224,18 +209,7 @@ class SampleWriter {
 
  private:
   const MatX<double>& inverse_mass_matrix(double t, ConstVectorRef<double> q) {
-    const MatX<double>* inverse = nullptr;
-    switch (algorithm_) {
-      case Algorithm::fixman:
-        inverse = &fixman_inverse_inertia(model_, ws_, q);
-        break;
-      case Algorithm::cholesky:
-        inverse = &inverse_generalized_inertia(model_, ws_, q);
-        break;
-      default:
-        inverse = &inverse_inertia_udu(model_, ws_, q);
-        break;
-    }
+    const MatX<double>* inverse = &inverse_inertia(algorithm_, dynamics_, q);
     if (!inverse->allFinite()) {
       throw RunError("at t = " + shortest(t) +
                      ": the inertia matrix is not positive definite, so it has no inverse");
@@ -256,6 +230,11 @@ class SampleWriter {
     apply_tool_wrench(model_, ws_, wrench_value_);
   }
 
+  // The route's joint forces into ws_.tau, where the wrench and the friction are added.
+  void take_tau(const VecX<double>& tau) {
+    if (&tau != &ws_.tau) ws_.tau = tau;
+  }
+
   // ws_.tau plus the drives' friction G^2 B qd + |G| Tc(qd) (spec §6), unless --no-friction.
   const VecX<double>& with_friction(ConstVectorRef<double> qd) {
     if (friction_) {
@@ -266,9 +245,10 @@ class SampleWriter {
   }
 
   const Model<double>& model_;
-  Workspace<double> ws_;
+  Dynamics<double> dynamics_;
+  Workspace<double>& ws_;  // dynamics_.denoc(): the joint frames, wrench and reactions
   Quantity quantity_;
-  Algorithm algorithm_;
+  Route algorithm_;
   CsvWriter& csv_;
   bool friction_;
   VecX<double> friction_forces_;

@@ -9,6 +9,7 @@
 
 #include "denoc/io/overrides.hpp"
 #include "denoc/io/progress.hpp"
+#include "denoc/routes.hpp"
 
 namespace denoc {
 
@@ -23,22 +24,13 @@ enum class Quantity {
   reactions,  // spec §7: the wrench that each joint carries
 };
 
-// The routes of spec §5. Which apply depends on the quantity (algorithms_for).
-enum class Algorithm {
-  denoc,         // Saha (1999): DeNOC recursions, composite-body inertia matrix
-  gibbs_appell,  // Mata et al. (2002): Gibbs function, its Hessian for the inertia matrix
-  udu,           // inverse inertia matrix from the U D U^T factors, O(n^2)
-  fixman,        // inverse inertia matrix by the extended Fixman theorem (Lee et al. 2007)
-  cholesky       // inverse inertia matrix by forming and factoring it, O(n^3)
-};
-
 struct RidimOptions {
   std::string robot;       // robot YAML
   std::string trajectory;  // CSV path, "-" for standard input, empty for the robot's block
   std::string output;      // CSV path, empty or "-" for standard output
   Quantity quantity = Quantity::torques;
-  std::optional<Algorithm> algorithm;  // empty: the quantity's default (algorithms_for)
-  std::vector<Override> overrides;     // --set, applied to the robot file before it is checked
+  std::optional<Route> algorithm;   // empty: the quantity's default (algorithms_for)
+  std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
   ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
   bool friction = true;  // false: --no-friction, the drives' B and Tc left out (spec §6)
   std::string wrench;    // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
@@ -56,11 +48,11 @@ struct RidimOptions {
 // The names accepted by --quantity, and the Quantity each selects.
 const std::vector<std::pair<std::string, Quantity>>& quantity_names();
 
-// The names accepted by --algorithm, and the Algorithm each selects.
-const std::vector<std::pair<std::string, Algorithm>>& ridim_algorithm_names();
+// The names accepted by --algorithm, and the Route each selects.
+const std::vector<std::pair<std::string, Route>>& ridim_algorithm_names();
 
 // The routes that compute `quantity`, its default first.
-std::vector<Algorithm> algorithms_for(Quantity quantity);
+std::vector<Route> algorithms_for(Quantity quantity);
 
 // Runs ridim; throws InputError for bad input (nothing is written before the robot file and
 // the trajectory header are accepted; rows written before a bad row stay in the output).

@@ -7,7 +7,7 @@
 
 #include "denoc/io/number.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/model/workspace.hpp"
+#include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 

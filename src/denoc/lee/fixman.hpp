@@ -32,10 +32,9 @@
 #include <limits>
 #include <string>
 
+#include "denoc/kernels/sin_cos.hpp"
 #include "denoc/lee/fixman_workspace.hpp"
 #include "denoc/lee/screw_coordinates.hpp"
-#include "denoc/model/sin_cos.hpp"
-#include "denoc/model/workspace.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
 
 namespace denoc {
@@ -246,11 +245,10 @@ void schur_complement_apply(int n, FixmanWorkspace<S>& fx, ConstVectorRef<S> b, 
   }
 }
 
-// Steps I-IV for the configuration q: H's blocks and H22's factor in ws.fixman. O(n). False
-// (and ws.fixman.factored false) if a link's inertia or H22 is not positive definite.
+// Steps I-IV for the configuration q: H's blocks and H22's factor in fx. O(n). False
+// (and fx.factored false) if a link's inertia or H22 is not positive definite.
 template <typename S>
-bool fixman_factor(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  FixmanWorkspace<S>& fx = ws.fixman;
+bool fixman_factor(const Model<S>& model, FixmanWorkspace<S>& fx, ConstVectorRef<S> q) {
   const int n = model.dof();
   fx.factored = false;
   if (!free_body_inverse_inertias(model, fx)) return false;
@@ -261,11 +259,10 @@ bool fixman_factor(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q)
   return fx.factored = factor_hard_block(n, fx);
 }
 
-// Step V for one right-hand side, with the factor of fixman_factor: M^-1 b in ws.fixman.x. O(n).
-// NaN if the factorisation failed. `b` must not be ws.fixman.x.
+// Step V for one right-hand side, with the factor of fixman_factor: M^-1 b in fx.x. O(n).
+// NaN if the factorisation failed. `b` must not be fx.x.
 template <typename S>
-const VecX<S>& fixman_apply(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> b) {
-  FixmanWorkspace<S>& fx = ws.fixman;
+const VecX<S>& fixman_apply(const Model<S>& model, FixmanWorkspace<S>& fx, ConstVectorRef<S> b) {
   if (!fx.factored) {
     fx.x.setConstant(std::numeric_limits<S>::quiet_NaN());
     return fx.x;
@@ -274,21 +271,21 @@ const VecX<S>& fixman_apply(const Model<S>& model, Workspace<S>& ws, ConstVector
   return fx.x;
 }
 
-// x = M(q)^-1 b in O(n), Eq. (7). Returns ws.fixman.x.
+// x = M(q)^-1 b in O(n), Eq. (7). Returns fx.x.
 template <typename S>
-const VecX<S>& fixman_solve(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+const VecX<S>& fixman_solve(const Model<S>& model, FixmanWorkspace<S>& fx, ConstVectorRef<S> q,
                             ConstVectorRef<S> b) {
-  fixman_factor(model, ws, q);
-  return fixman_apply(model, ws, b);
+  fixman_factor(model, fx, q);
+  return fixman_apply(model, fx, b);
 }
 
 // M(q)^-1 column by column, M^-1 e_j (the Appendix's remark: each column in O(n), O(n^2) in
-// all). Returns ws.fixman.inverse; NaN if the factorisation failed.
+// all). Returns fx.inverse; NaN if the factorisation failed.
 template <typename S>
-const MatX<S>& fixman_inverse_inertia(const Model<S>& model, Workspace<S>& ws,
+const MatX<S>& fixman_inverse_inertia(const Model<S>& model, FixmanWorkspace<S>& fx,
                                       ConstVectorRef<S> q) {
-  FixmanWorkspace<S>& fx = ws.fixman;
-  if (!fixman_factor(model, ws, q)) {
+  size_square(fx.inverse, model.dof());  // at the first call
+  if (!fixman_factor(model, fx, q)) {
     fx.inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
     return fx.inverse;
   }
@@ -302,13 +299,13 @@ const MatX<S>& fixman_inverse_inertia(const Model<S>& model, Workspace<S>& ws,
 }
 
 // qdd from M qdd = phi = tau - h(q, qd) (h from the DeNOC recursions, Saha 1999 Eq. 33), solved by
-// the extended Fixman method. Returns ws.fixman.qdd. `tau` must not be ws.tau (h goes there).
+// the extended Fixman method. Returns fx.qdd. `tau` must not be ws.tau (h goes there).
 template <typename S>
-const VecX<S>& forward_dynamics_fixman(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+const VecX<S>& forward_dynamics_fixman(const Model<S>& model, Workspace<S>& ws,
+                                       FixmanWorkspace<S>& fx, ConstVectorRef<S> q,
                                        ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
-  FixmanWorkspace<S>& fx = ws.fixman;
   fx.rhs = tau - bias_forces(model, ws, q, qd);
-  if (!fixman_factor(model, ws, q)) {
+  if (!fixman_factor(model, fx, q)) {
     fx.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
     return fx.qdd;
   }

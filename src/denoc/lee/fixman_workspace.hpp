@@ -1,6 +1,7 @@
 // Per-configuration storage of the extended Fixman solve (fixman.hpp), sized once from the number
-// of joints and held by Workspace as ws.fixman. Everything is block-banded: per joint k a few
-// 6x6 or 5x5 blocks, nothing n x n except the inverse that fixman_inverse_inertia returns.
+// of joints, apart from the other families' storage. Everything is block-banded: per joint k a few
+// 6x6 or 5x5 blocks, nothing n x n except the inverse that fixman_inverse_inertia returns, which
+// that function sizes at its first call.
 //
 // Rows of a joint's blocks are its six screw coordinates q_k (Eq. 26) with the soft one first:
 // row 0 is s_k (gamma_k of a revolute joint, c_k of a prismatic one), rows 1..5 the hard h_k.
@@ -8,7 +9,7 @@
 
 #include <vector>
 
-#include "denoc/model/spatial.hpp"
+#include "denoc/model/workspace.hpp"
 
 namespace denoc {
 
@@ -31,8 +32,7 @@ struct FixmanWorkspace {
         x(VecX<S>::Zero(n)),
         rhs(VecX<S>::Zero(n)),
         qdd(VecX<S>::Zero(n)),
-        unit(VecX<S>::Zero(n)),
-        inverse(MatX<S>::Zero(n, n)) {}
+        unit(VecX<S>::Zero(n)) {}
 
   VecX<S> sin_q, cos_q;                  // of the joint variables, for X_k = Rz(q_k)
   std::vector<Mat3<S>> inertia_inverse;  // I_k^-1 of the free body k (Eq. 20)
@@ -49,7 +49,7 @@ struct FixmanWorkspace {
   VecX<S> rhs;      // forward_dynamics_fixman: phi = tau - h
   VecX<S> qdd;      // forward_dynamics_fixman: M^-1 phi
   VecX<S> unit;     // e_j for fixman_inverse_inertia
-  MatX<S> inverse;  // fixman_inverse_inertia: M^-1, column by column
+  MatX<S> inverse;  // fixman_inverse_inertia: M^-1, column by column; n x n at first use
 };
 
 }  // namespace denoc

@@ -13,14 +13,15 @@
 //
 // Vectors carry the frame on the left in the paper (^j x); here every vector of link i is in
 // J_i unless its name says otherwise. Gravity enters as the base's acceleration -g (Step 1).
-// Storage: Workspace::ga (GibbsAppellWorkspace in workspace.hpp), apart from the DeNOC routes'.
+// Storage: GibbsAppellWorkspace (gibbs_appell_workspace.hpp), apart from the other routes'.
 #pragma once
 
 #include <cmath>
 #include <limits>
 
-#include "denoc/model/cholesky.hpp"
-#include "denoc/model/sin_cos.hpp"
+#include "denoc/kernels/cholesky.hpp"
+#include "denoc/kernels/sin_cos.hpp"
+#include "denoc/mata/gibbs_appell_workspace.hpp"
 #include "denoc/model/workspace.hpp"
 
 namespace denoc {
@@ -30,8 +31,7 @@ namespace gibbs_appell {
 // ^{i-1}R_i = R_i Rz(q_i) (revolute) or R_i (prismatic), and ^{i-1}s_{i-1,i} = o_i (revolute) or
 // o_i + q_i R_i z (prismatic): the paper's modified-DH transform with the joint's motion last.
 template <typename S>
-void joint_frames(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  GibbsAppellWorkspace<S>& ga = ws.ga;
+void joint_frames(const Model<S>& model, GibbsAppellWorkspace<S>& ga, ConstVectorRef<S> q) {
   sin_cos(q.data(), model.dof(), ga.sin_q.data(), ga.cos_q.data());
   for (int i = 0; i < model.dof(); ++i) {
     const Mat3<S>& Rp = model.joint(i).R;
@@ -68,9 +68,8 @@ inline Mat3<S> cross_squared(const Vec3<S>& a) {
 //   f_i = m_i rdd_i (9),   t~_i = Omega_i J_i - (Omega_i J_i)^T (10)
 // with ^0 sdd_0 = -g (Step 1: gravity as the base's acceleration; Eq. (9)'s + g is then dropped).
 template <typename S>
-void outward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
+void outward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga, ConstVectorRef<S> qd,
                        ConstVectorRef<S> qdd) {
-  GibbsAppellWorkspace<S>& ga = ws.ga;
   Vec3<S> w = Vec3<S>::Zero(), dw = Vec3<S>::Zero(), sdd = -model.gravity();
   Mat3<S> Omega = Mat3<S>::Zero();  // Omega_0: the base does not turn
   const Vec3<S> z = Vec3<S>::UnitZ();
@@ -106,8 +105,7 @@ void outward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
 //              d rdd_i / d qdd_j = z_j and d dw_i / d qdd_j = 0 for every i >= j)
 // chi_j is the moment about the origin of frame j of the forces of bodies j..n.
 template <typename S>
-void inward_recursion(const Model<S>& model, Workspace<S>& ws) {
-  GibbsAppellWorkspace<S>& ga = ws.ga;
+void inward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
   Vec3<S> phi = Vec3<S>::Zero(), chi = Vec3<S>::Zero();  // phi_n = 0, chi_{n+1} = 0
   for (int j = model.dof() - 1; j >= 0; --j) {
     Vec3<S> moment = cross(ga.r[j], ga.f[j]) + ga.t[j];
@@ -132,8 +130,7 @@ void inward_recursion(const Model<S>& model, Workspace<S>& ws) {
 //   revolute:  n_j = Psi_j z (so D_jj = z^T Psi_j z, Step 6),  f_j = z x phi_j = -phi~_j z
 //   prismatic: n_j = phi_j x z,                                f_j = M_j z      (D_jj = M_j)
 template <typename S>
-void composite_bodies(const Model<S>& model, Workspace<S>& ws) {
-  GibbsAppellWorkspace<S>& ga = ws.ga;
+void composite_bodies(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
   const int n = model.dof();
   const Vec3<S> z = Vec3<S>::UnitZ();
   Vec3<S> phi = Vec3<S>::Zero();
@@ -207,9 +204,9 @@ void inertia_row(const Mat3<S>& R, const Vec3<S>& s, const Vec3<S>& n_j, const V
 
 // D from the tip-inwards quantities, row by row from the base (rows need frames j-1 -> j).
 template <typename S>
-void inertia_matrix(const Model<S>& model, Workspace<S>& ws) {
-  GibbsAppellWorkspace<S>& ga = ws.ga;
-  composite_bodies(model, ws);  // Steps 1, 4, 5, 6
+void inertia_matrix(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
+  size_square(ga.D, model.dof());  // at the first call
+  composite_bodies(model, ga);     // Steps 1, 4, 5, 6
   auto& zs = ga.z_s;
   for (int j = 1; j < model.dof(); ++j) {
     inertia_row(ga.R[j], ga.s[j], ga.n_unit[j], ga.f_unit[j], j, ga.revolute.data(),
@@ -225,61 +222,63 @@ void inertia_matrix(const Model<S>& model, Workspace<S>& ws) {
 // D = L L^T into ga.L (cholesky.hpp); false unless D is positive definite.
 template <typename S>
 bool cholesky(GibbsAppellWorkspace<S>& ga) {
-  ga.L = ga.D;
+  ga.L = ga.D;  // sized like D at the first call
+  ga.cholesky_scratch.size_for(ga.D.rows());
   return ga.factored = cholesky_in_place(ga.L, ga.cholesky_scratch);
 }
 
 }  // namespace gibbs_appell
 
 // tau = D(q) qdd + C(q, qd) - G(q) of Eq. (17), gravity included through the base's
-// acceleration: O(n), §4.1 (Eqs. 9-16). Returns ws.ga.tau.
+// acceleration: O(n), §4.1 (Eqs. 9-16). Returns ga.tau.
 template <typename S>
-const VecX<S>& gibbs_appell_inverse_dynamics(const Model<S>& model, Workspace<S>& ws,
+const VecX<S>& gibbs_appell_inverse_dynamics(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
                                              ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                              ConstVectorRef<S> qdd) {
-  gibbs_appell::joint_frames(model, ws, q);
-  gibbs_appell::outward_recursion(model, ws, qd, qdd);
-  gibbs_appell::inward_recursion(model, ws);
+  gibbs_appell::joint_frames(model, ga, q);
+  gibbs_appell::outward_recursion(model, ga, qd, qdd);
+  gibbs_appell::inward_recursion(model, ga);
   // The drives' rotors (spec §6) are not bodies of the chain: G^2 Jm qdd_i, as in D below.
-  if (model.has_rotors()) ws.ga.tau.array() += model.rotor_inertia().array() * qdd.array();
-  return ws.ga.tau;
+  if (model.has_rotors()) ga.tau.array() += model.rotor_inertia().array() * qdd.array();
+  return ga.tau;
 }
 
-// The bias vector C - G = tau(q, qd, 0), as Walker and Orin (§3). Returns ws.ga.tau.
+// The bias vector C - G = tau(q, qd, 0), as Walker and Orin (§3). Returns ga.tau.
 template <typename S>
-const VecX<S>& gibbs_appell_bias(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
-                                 ConstVectorRef<S> qd) {
-  return gibbs_appell_inverse_dynamics(model, ws, q, qd, ws.ga.zeros);
+const VecX<S>& gibbs_appell_bias(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
+                                 ConstVectorRef<S> q, ConstVectorRef<S> qd) {
+  return gibbs_appell_inverse_dynamics(model, ga, q, qd, ga.zeros);
 }
 
-// The gravity vector -G = tau(q, 0, 0). Returns ws.ga.tau.
+// The gravity vector -G = tau(q, 0, 0). Returns ga.tau.
 template <typename S>
-const VecX<S>& gibbs_appell_gravity(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  return gibbs_appell_inverse_dynamics(model, ws, q, ws.ga.zeros, ws.ga.zeros);
+const VecX<S>& gibbs_appell_gravity(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
+                                    ConstVectorRef<S> q) {
+  return gibbs_appell_inverse_dynamics(model, ga, q, ga.zeros, ga.zeros);
 }
 
 // D_jk = d^2 G / d qdd_j d qdd_k, Eqs. (19)-(21), by the O(n^2) recursion of §4.2. Returns
-// ws.ga.D (symmetric, both triangles).
+// ga.D (symmetric, both triangles).
 template <typename S>
-const MatX<S>& gibbs_appell_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  gibbs_appell::joint_frames(model, ws, q);
-  gibbs_appell::inertia_matrix(model, ws);
-  return ws.ga.D;
+const MatX<S>& gibbs_appell_inertia(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
+                                    ConstVectorRef<S> q) {
+  gibbs_appell::joint_frames(model, ga, q);
+  gibbs_appell::inertia_matrix(model, ga);
+  return ga.D;
 }
 
 // qdd from D qdd = tau - (C - G), Eq. (17): the bias vector by §4.1 with qdd = 0, D by §4.2,
-// then Cholesky (end of §4, Table 3). Returns ws.ga.qdd; NaN if D is not positive definite
-// (ws.ga.factored is then false). `tau` must not be ws.ga.tau (it holds the bias on the way).
+// then Cholesky (end of §4, Table 3). Returns ga.qdd; NaN if D is not positive definite
+// (ga.factored is then false). `tau` must not be ga.tau (it holds the bias on the way).
 template <typename S>
-const VecX<S>& forward_dynamics_gibbs_appell(const Model<S>& model, Workspace<S>& ws,
+const VecX<S>& forward_dynamics_gibbs_appell(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
                                              ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                              ConstVectorRef<S> tau) {
-  GibbsAppellWorkspace<S>& ga = ws.ga;
-  gibbs_appell::joint_frames(model, ws, q);  // once for both
-  gibbs_appell::outward_recursion(model, ws, qd, ga.zeros);
-  gibbs_appell::inward_recursion(model, ws);
+  gibbs_appell::joint_frames(model, ga, q);  // once for both
+  gibbs_appell::outward_recursion(model, ga, qd, ga.zeros);
+  gibbs_appell::inward_recursion(model, ga);
   ga.rhs = tau - ga.tau;
-  gibbs_appell::inertia_matrix(model, ws);
+  gibbs_appell::inertia_matrix(model, ga);
   if (!gibbs_appell::cholesky(ga)) {
     ga.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
     return ga.qdd;

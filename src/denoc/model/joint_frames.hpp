@@ -3,13 +3,13 @@
 // the twist-propagation matrix B_{i,i-1} of Eq. (13) with c_{i,i-1} = -(r_{i-1} + d_i) = -ell_i.
 #pragma once
 
-#include "denoc/model/sin_cos.hpp"
+#include "denoc/kernels/sin_cos.hpp"
 #include "denoc/model/workspace.hpp"
 
 namespace denoc {
 
 template <typename S>
-void update_joint_frames(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+void update_joint_frames(const Model<S>& model, KinematicsWorkspace<S>& ws, ConstVectorRef<S> q) {
   // The angles of all joints at once (those of prismatic joints are computed and not used).
   sin_cos(q.data(), model.dof(), ws.sin_q.data(), ws.cos_q.data());
   for (int i = 0; i < model.dof(); ++i) {

@@ -12,7 +12,7 @@ namespace denoc {
 // c_i = c_{i-1} + R_i ell_i (C_0 at the base origin), o_i = c_i - R_i d_i. Then the tool frame,
 // R_n tool.R and o_n + R_n tool.p, into ws.tool_pose. Needs the joint frames of the current q.
 template <typename S>
-void joint_poses(const Model<S>& model, Workspace<S>& ws) {
+void joint_poses(const Model<S>& model, KinematicsWorkspace<S>& ws) {
   Mat3<S> R = Mat3<S>::Identity();
   Vec3<S> c = Vec3<S>::Zero();
   for (int i = 0; i < model.dof(); ++i) {
@@ -28,7 +28,8 @@ void joint_poses(const Model<S>& model, Workspace<S>& ws) {
 
 // The tool frame in the base frame at q. Returns ws.tool_pose.
 template <typename S>
-const Transform<S>& tool_pose(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+const Transform<S>& tool_pose(const Model<S>& model, KinematicsWorkspace<S>& ws,
+                              ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
   joint_poses(model, ws);
   return ws.tool_pose;
@@ -38,7 +39,8 @@ const Transform<S>& tool_pose(const Model<S>& model, Workspace<S>& ws, ConstVect
 // (Corke's jacob0): column i is [z_i x (p - o_i); z_i] for a revolute joint and [z_i; 0] for a
 // prismatic one, z_i the axis of joint i (z of J_i). Returns ws.jacobian (6 x n).
 template <typename S>
-const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian(const Model<S>& model, Workspace<S>& ws,
+const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian(const Model<S>& model,
+                                                         KinematicsWorkspace<S>& ws,
                                                          ConstVectorRef<S> q) {
   tool_pose(model, ws, q);
   for (int i = 0; i < model.dof(); ++i) {

@@ -1,6 +1,6 @@
 // The model: a serial chain built once from a robot file and never changed while the
-// algorithms run (as Pinocchio separates Model from Data; the per-sample storage is in
-// workspace.hpp).
+// algorithms run (as Pinocchio separates Model from Data; the per-sample storage is in each
+// family's workspace: model/workspace.hpp for the shared joint frames, saha/, mata/, lee/).
 //
 // Joint i carries a frame J_i. Its placement relative to J_{i-1} (J_0 is the base frame) is a
 // constant transform (R_i, o_i) followed by the joint's own motion about or along the z axis of

@@ -190,7 +190,7 @@ template <typename S>
 void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
   articulated_body_masses(model, ws);
-  ws.U.setIdentity();
+  ws.U.setIdentity(model.dof(), model.dof());  // sized at the first call
   for (int k = model.dof() - 1; k > 0; --k) {
     Vec6<S> psi_ik = ws.psi[k];
     for (int i = k - 1; i >= 0; --i) {

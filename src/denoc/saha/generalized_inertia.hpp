@@ -6,8 +6,10 @@
 #include <cmath>
 #include <limits>
 
-#include "denoc/model/cholesky.hpp"
+#include "denoc/kernels/cholesky.hpp"
+#include "denoc/kernels/symmetric_projections.hpp"
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 
@@ -85,6 +87,7 @@ inline S joint_vector_dot(const Vec6<S>& p, const Vec6<S>& w) {
 // are independent of one another, where each wrench's own steps are not.
 template <typename S>
 void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
+  size_square(ws.gim, model.dof());
   composite_body_masses(model, ws);
   const int n = model.dof();
   auto& W = ws.wrenches;  // row-major: rows n_x, n_y, n_z, f_x, f_y, f_z; column i: joint i
@@ -106,79 +109,6 @@ void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
   ws.gim.template triangularView<Eigen::StrictlyUpper>() = ws.gim.transpose();
 }
 
-// Eq. (24) in the base frame, i_ij = i_ji = w_i^T p_j (i >= j), by blocks of L x L entries, L
-// the SIMD width of S (2 doubles with SSE2, 4 with AVX): the block of rows ib.. and columns jb..
-// is summed in L registers from the rows of W = [w_i] and the columns of P = [p_j], then stored
-// twice, as it is below the diagonal and transposed above it. Nothing is read back to mirror the
-// matrix: a mirror after the fact read and wrote every upper entry alone, about a quarter of the
-// time at n = 384. Needs ib >= jb + L, so that the block lies below the diagonal. Written with
-// Eigen's packet functions (internal API, Eigen 3.4.0; its other use is in cholesky.hpp).
-template <typename S, typename Packet, int L>
-EIGEN_ALWAYS_INLINE void symmetric_block(const S* const (&w)[6], const Packet (&p)[6][L], int ib,
-                                         int jb, S* gim, Eigen::Index ld) {
-  using namespace Eigen::internal;
-  PacketBlock<Packet, L> block;
-  const Packet w_0 = ploadu<Packet>(w[0] + ib);
-  for (int c = 0; c < L; ++c)
-    block.packet[c] = pmul(w_0, p[0][c]);
-  for (int k = 1; k < 6; ++k) {
-    const Packet w_k = ploadu<Packet>(w[k] + ib);  // component k of w_ib .. w_ib+L-1
-    for (int c = 0; c < L; ++c)
-      block.packet[c] = pmadd(w_k, p[k][c], block.packet[c]);
-  }
-  for (int c = 0; c < L; ++c)
-    pstoreu(gim + (jb + c) * ld + ib, block.packet[c]);  // I_{ib.., jb+c}
-  ptranspose(block);
-  for (int r = 0; r < L; ++r)
-    pstoreu(gim + (ib + r) * ld + jb, block.packet[r]);  // I_{jb.., ib+r}
-}
-
-// The lower triangle of I from W and P, each entry i_ij = w_i^T p_j also stored as i_ji: full
-// blocks off the diagonal by symmetric_block; the entries of the diagonal blocks and of the rows
-// beyond the last full block one by one.
-template <typename S>
-void symmetric_from_projections(const Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>& W,
-                                const Eigen::Matrix<S, 6, Eigen::Dynamic>& P, MatX<S>& gim) {
-  using Packet = typename Eigen::internal::packet_traits<S>::type;
-  constexpr int L = Eigen::internal::packet_traits<S>::size;
-  const int n = static_cast<int>(W.cols());
-  const int blocked = n / L * L;
-  const S* const w[6] = {W.row(0).data(), W.row(1).data(), W.row(2).data(),
-                         W.row(3).data(), W.row(4).data(), W.row(5).data()};
-  S* const out = gim.data();
-  const Eigen::Index ld = gim.rows();
-  // By tiles of 32 x 32 entries, so that the lines a tile and its transpose write stay in L1
-  // until they are full (at n = 384 under clang: 1.28-1.38x Pinocchio's crba, 1.19-1.25 without).
-  constexpr int kTile = 32;
-  for (int jt = 0; jt < blocked; jt += kTile) {
-    for (int it = jt; it < blocked; it += kTile) {
-      for (int jb = jt; jb < std::min(jt + kTile, blocked); jb += L) {
-        Packet p[6][L];  // p_jb .. p_jb+L-1 by components, each broadcast
-        for (int k = 0; k < 6; ++k) {
-          for (int c = 0; c < L; ++c)
-            p[k][c] = Eigen::internal::pset1<Packet>(P(k, jb + c));
-        }
-        for (int ib = std::max(it, jb + L); ib < std::min(it + kTile, blocked); ib += L)
-          symmetric_block(w, p, ib, jb, out, ld);
-      }
-    }
-  }
-  const auto entry = [&](int i, int j) {
-    S sum = S(0);
-    for (int k = 0; k < 6; ++k)
-      sum += w[k][i] * P(k, j);
-    gim(i, j) = gim(j, i) = sum;
-  };
-  for (int j = 0; j < n; ++j) {
-    for (int i = j; i < std::min((j / L + 1) * L, n); ++i)
-      entry(i, j);  // j's diagonal block
-    if (j < blocked) {
-      for (int i = blocked; i < n; ++i)
-        entry(i, j);  // the rows after the last full block
-    }
-  }
-}
-
 // The same Eqs. (23b) and (24) with every vector referred to one point, the base origin O, in
 // the base frame. There all twists are of the same point, so B_ij = 1 and
 //   M~_i^O = M_i^O + M~_{i+1}^O,   i_ij = i_ji = (p_j^O)^T M~_i^O p_i^O  (j <= i),
@@ -192,6 +122,7 @@ void symmetric_from_projections(const Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen:
 template <typename S>
 void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
+  size_square(ws.gim, n);
   Mat3<S> R = Mat3<S>::Identity();
   Vec3<S> c = Vec3<S>::Zero();  // C_0 is the base origin
   for (int i = 0; i < n; ++i) {
@@ -234,7 +165,8 @@ const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, Cons
 // definite (cholesky.hpp).
 template <typename S>
 bool factor_generalized_inertia(Workspace<S>& ws) {
-  ws.gim_factor = ws.gim;
+  ws.gim_factor = ws.gim;  // sized like I at the first call
+  ws.gim_cholesky.size_for(ws.gim.rows());
   return ws.gim_factored = cholesky_in_place(ws.gim_factor, ws.gim_cholesky);
 }
 
@@ -256,6 +188,7 @@ template <typename S>
 const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q) {
   generalized_inertia(model, ws, q);
+  size_square(ws.gim_inverse, model.dof());
   if (!factor_generalized_inertia(ws)) {
     ws.gim_inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
     return ws.gim_inverse;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 
@@ -190,6 +191,7 @@ const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, Cons
   udu_base_axes(model, ws);
   udu_factors_at_base_origin(model, ws);  // Eqs. (47)-(50)
   const int n = model.dof();
+  size_square(ws.inverse_inertia, n);
   MatX<S>& X = ws.inverse_inertia;
   auto& W = ws.inverse_inertia_rows;
   S *r0 = W.row(0).data(), *r1 = W.row(1).data(), *r2 = W.row(2).data(), *r3 = W.row(3).data(),

@@ -16,18 +16,18 @@ namespace denoc {
 
 namespace odeint = boost::numeric::odeint;
 
-ChainDynamics::ChainDynamics(const Model<double>& model, FdAlgorithm algorithm, JointForces& forces)
+ChainDynamics::ChainDynamics(const Model<double>& model, Route route, JointForces& forces)
     : model_(model),
-      algorithm_(algorithm),
+      route_(route),
       forces_(forces),
-      ws_(model),
+      dynamics_(model),
+      ws_(dynamics_.denoc()),
       tau_(VecX<double>::Zero(model.dof())),
       qdd_(VecX<double>::Zero(model.dof())),
       tau_net_(VecX<double>::Zero(model.dof())),
       friction_(VecX<double>::Zero(model.dof())),
       wrench_samples_(VecX<double>::Zero(6)),
       holding_(VecX<double>::Zero(model.dof())),
-      full_inertia_(MatX<double>::Zero(model.dof(), model.dof())),
       locked_(static_cast<std::size_t>(model.dof()), 0),
       direction_(static_cast<std::size_t>(model.dof()), 0) {}
 
@@ -81,20 +81,7 @@ void ChainDynamics::evaluate(const State& x, double t) {
     qdd_ = ws_.qdd;
     return;
   }
-  switch (algorithm_) {
-    case FdAlgorithm::udu:
-      qdd_ = forward_dynamics(model_, ws_, q, qd, tau_net_);
-      break;
-    case FdAlgorithm::cholesky:
-      qdd_ = forward_dynamics_cholesky(model_, ws_, q, qd, tau_net_);
-      break;
-    case FdAlgorithm::gibbs_appell:
-      qdd_ = forward_dynamics_gibbs_appell(model_, ws_, q, qd, tau_net_);
-      break;
-    case FdAlgorithm::fixman:
-      qdd_ = forward_dynamics_fixman(model_, ws_, q, qd, tau_net_);
-      break;
-  }
+  qdd_ = forward_dynamics(route_, dynamics_, q, qd, tau_net_);
 }
 
 // Locked joints (stick-slip) keep qdd_i = 0: I qdd = phi - f with f_i = 0 on the free joints,

@@ -8,18 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "denoc/dynamics.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/model/spatial.hpp"
-#include "denoc/model/workspace.hpp"
 
 namespace denoc {
-
-enum class FdAlgorithm {
-  udu,           // O(n), through I = U D U^T (Saha 1999; forward_dynamics)
-  cholesky,      // O(n^3), forming I and factoring it (forward_dynamics_cholesky)
-  gibbs_appell,  // Gibbs-Appell bias and inertia matrix, then Cholesky (Mata et al. 2002 §4.3)
-  fixman         // I qdd = phi by the extended Fixman theorem, O(n) (Lee, Wang, Chirikjian 2007)
-};
 
 enum class Method {
   dopri5,       // Dormand-Prince 5(4), adaptive, dense output between steps
@@ -66,10 +59,11 @@ struct FrictionSettings {
   double velocity_scale = 1e-3;  // v_s of the regularised model, rad/s or m/s
 };
 
-// The right-hand side dx/dt = f(x, t), with its own workspace and a count of its evaluations.
+// The right-hand side dx/dt = f(x, t), with its own workspaces and a count of its evaluations.
+// `route` is one of forward_dynamics_routes().
 class ChainDynamics {
  public:
-  ChainDynamics(const Model<double>& model, FdAlgorithm algorithm, JointForces& forces);
+  ChainDynamics(const Model<double>& model, Route route, JointForces& forces);
 
   void operator()(const State& x, State& dxdt, double t);
 
@@ -77,7 +71,7 @@ class ChainDynamics {
   void evaluate(const State& x, double t);
 
   const Model<double>& model() const { return model_; }
-  Workspace<double>& ws() { return ws_; }
+  Workspace<double>& ws() { return dynamics_.denoc(); }
   const VecX<double>& tau() const { return tau_; }
   const VecX<double>& qdd() const { return qdd_; }
   JointForces& forces() { return forces_; }
@@ -114,9 +108,10 @@ class ChainDynamics {
                         const Eigen::Map<const VecX<double>>& qd);
 
   const Model<double>& model_;
-  FdAlgorithm algorithm_;
+  Route route_;
   JointForces& forces_;
-  Workspace<double> ws_;
+  Dynamics<double> dynamics_;
+  Workspace<double>& ws_;  // dynamics_.denoc(): the joint frames, the tool and the locked solve
   VecX<double> tau_;
   VecX<double> qdd_;  // the chosen route's result, copied out of its workspace storage
   long evaluations_ = 0;
@@ -125,7 +120,7 @@ class ChainDynamics {
   bool wrench_in_tool_frame_ = false;
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
-  MatX<double> full_inertia_;
+  MatX<double> full_inertia_;  // I with no joint locked; sized by the first locked solve
   std::vector<char> locked_;
   std::vector<int> direction_;
   bool any_locked_ = false;

@@ -81,8 +81,8 @@ void solve_panel_and_update(const S* L11, S* A21, S* A22, Eigen::Index b, Eigen:
 }  // namespace cholesky_detail
 
 // Scratch memory of the blocked factorisation of an n x n matrix, allocated once (no
-// allocation per call): Eigen's packing buffers for the level-3 kernels. Empty (and unused)
-// below the crossover order.
+// allocation per call, size_for at the first): Eigen's packing buffers for the level-3 kernels.
+// Empty (and unused) below the crossover order.
 template <typename S>
 class CholeskyScratch {
  public:
@@ -109,6 +109,11 @@ class CholeskyScratch {
     return cholesky_detail::PackingBuffers<S>(lhs_.data(), rhs_.data(), kc_, mc_, n);
   }
   bool sized_for(Eigen::Index n) const { return n == order_; }
+  // Sizes the buffers for order n unless they are already (the first factorisation of a route
+  // allocates, the later ones only compare).
+  void size_for(Eigen::Index n) {
+    if (n >= kBlockedFrom && n != order_) *this = CholeskyScratch(n);
+  }
 
  private:
   VecX<S> lhs_, rhs_;                         // Eigen's blockA (kc x mc) and blockB (kc x n)

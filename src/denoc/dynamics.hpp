@@ -1,0 +1,120 @@
+// A Dynamics bundle owns each family's workspace for one model, built when a route first needs
+// it, and the functions below dispatch a Route (routes.hpp) to the family that computes it. The
+// apps, the simulation and the reproduction tool go through here; the benchmarks and the tests
+// call the families' functions directly.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "denoc/lee/fixman.hpp"
+#include "denoc/mata/gibbs_appell.hpp"
+#include "denoc/routes.hpp"
+#include "denoc/saha/forward_dynamics.hpp"
+#include "denoc/saha/generalized_inertia.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
+#include "denoc/saha/inverse_inertia.hpp"
+
+namespace denoc {
+
+// Each family's workspace for one model, built at the first call that needs it (the DeNOC one
+// at once: every route reads its joint frames or its bias forces). The model must outlive it.
+template <typename S>
+class Dynamics {
+ public:
+  explicit Dynamics(const Model<S>& model) : model_(&model), denoc_(model) {}
+
+  const Model<S>& model() const { return *model_; }
+  Workspace<S>& denoc() { return denoc_; }
+  GibbsAppellWorkspace<S>& gibbs_appell() {
+    if (!gibbs_appell_) gibbs_appell_.emplace(*model_);
+    return *gibbs_appell_;
+  }
+  FixmanWorkspace<S>& fixman() {
+    if (!fixman_) fixman_.emplace(model_->dof());
+    return *fixman_;
+  }
+
+ private:
+  const Model<S>* model_;
+  Workspace<S> denoc_;
+  std::optional<GibbsAppellWorkspace<S>> gibbs_appell_;
+  std::optional<FixmanWorkspace<S>> fixman_;
+};
+
+namespace routes_detail {
+[[noreturn]] inline void not_computed_by(Route route, const char* what) {
+  throw std::invalid_argument("the route " + route_name(route) + " does not compute " + what);
+}
+}  // namespace routes_detail
+
+// tau(q, qd, qdd), Saha (1999) Eq. (30) or Mata et al. (2002) Eq. (17), drives' rotors included.
+template <typename S>
+const VecX<S>& inverse_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
+                                ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
+  if (route == Route::denoc) return inverse_dynamics(d.model(), d.denoc(), q, qd, qdd);
+  if (route == Route::gibbs_appell)
+    return gibbs_appell_inverse_dynamics(d.model(), d.gibbs_appell(), q, qd, qdd);
+  routes_detail::not_computed_by(route, "the inverse dynamics");
+}
+
+// h(q, qd) = tau(q, qd, 0).
+template <typename S>
+const VecX<S>& bias_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q, ConstVectorRef<S> qd) {
+  if (route == Route::denoc) return bias_forces(d.model(), d.denoc(), q, qd);
+  if (route == Route::gibbs_appell) return gibbs_appell_bias(d.model(), d.gibbs_appell(), q, qd);
+  routes_detail::not_computed_by(route, "the bias forces");
+}
+
+// g(q) = tau(q, 0, 0).
+template <typename S>
+const VecX<S>& gravity_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
+  if (route == Route::denoc) return gravity_forces(d.model(), d.denoc(), q);
+  if (route == Route::gibbs_appell) return gibbs_appell_gravity(d.model(), d.gibbs_appell(), q);
+  routes_detail::not_computed_by(route, "the gravity forces");
+}
+
+// The generalized inertia matrix I(q): Saha (1999) Eq. (24) or Mata et al. (2002) Eq. (19).
+template <typename S>
+const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
+  if (route == Route::denoc) return generalized_inertia(d.model(), d.denoc(), q);
+  if (route == Route::gibbs_appell) return gibbs_appell_inertia(d.model(), d.gibbs_appell(), q);
+  routes_detail::not_computed_by(route, "the inertia matrix");
+}
+
+// I(q)^-1; NaN entries when I is not positive definite.
+template <typename S>
+const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
+  switch (route) {
+    case Route::udu:
+      return inverse_inertia_udu(d.model(), d.denoc(), q);
+    case Route::fixman:
+      return fixman_inverse_inertia(d.model(), d.fixman(), q);
+    case Route::cholesky:
+      return inverse_generalized_inertia(d.model(), d.denoc(), q);
+    default:
+      routes_detail::not_computed_by(route, "the inverse inertia matrix");
+  }
+}
+
+// qdd from I(q) qdd = tau - h(q, qd); NaN entries when I is not positive definite. `tau` must
+// not be a vector of `d`'s workspaces.
+template <typename S>
+const VecX<S>& forward_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
+                                ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
+  switch (route) {
+    case Route::udu:
+      return forward_dynamics(d.model(), d.denoc(), q, qd, tau);
+    case Route::cholesky:
+      return forward_dynamics_cholesky(d.model(), d.denoc(), q, qd, tau);
+    case Route::gibbs_appell:
+      return forward_dynamics_gibbs_appell(d.model(), d.gibbs_appell(), q, qd, tau);
+    case Route::fixman:
+      return forward_dynamics_fixman(d.model(), d.denoc(), d.fixman(), q, qd, tau);
+    default:
+      routes_detail::not_computed_by(route, "the forward dynamics");
+  }
+}
+
+}  // namespace denoc

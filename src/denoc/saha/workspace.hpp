@@ -1,0 +1,82 @@
+// Per-sample storage of the DeNOC algorithms (Saha 1997, 1999): the shared joint frames and tool
+// kinematics (model/workspace.hpp) and the recursions' own vectors, sized once from the model and
+// reused for every sample so that no algorithm allocates (the model itself is never written).
+// The n x n matrices (the inertia matrix, its factor and inverse, U, the U D U^T inverse) are
+// sized by the first call that forms them (size_square), so that the O(n) routes stay O(n) in
+// memory too. Vectors indexed by joint hold one entry per link, index i-1 for link i.
+#pragma once
+
+#include <vector>
+
+#include "denoc/kernels/cholesky.hpp"
+#include "denoc/model/workspace.hpp"
+
+namespace denoc {
+
+template <typename S>
+struct Workspace : KinematicsWorkspace<S> {
+  explicit Workspace(const Model<S>& model);
+
+  // Inverse dynamics, Section 5.1 (inverse_dynamics.hpp).
+  std::vector<Vec6<S>> t;      // twist t_i (nu_i of Section 5.1), Eq. (1), in J_i
+  std::vector<Vec6<S>> xi;     // twist rate xi_i, with rho of Eq. (32) from the base
+  std::vector<Vec6<S>> gamma;  // wrench gamma_i = w~_i of Eq. (30), about C_i, in J_i
+  VecX<S> tau;                 // joint forces, Eq. (30)
+  VecX<S> zeros;               // stands in for qd or qdd in h and g
+
+  // Generalized inertia matrix, Section 4.1 (generalized_inertia.hpp).
+  std::vector<BodyInertia<S>> M_tilde;  // composite-body mass M~_i, Eq. (23b), about C_i, in J_i
+  std::vector<BodyInertia<S>> M_O;      // M_i about the base origin, in the base frame
+  Eigen::Matrix<S, 6, Eigen::Dynamic> p_O;  // p_i referred to the base origin, base frame
+  Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor> wrenches;  // M~_i p_i, carried inwards
+  MatX<S> gim;                // I of Eq. (20), entries from Eq. (24); n x n at first use
+  MatX<S> gim_factor;         // L of I = L L^T, in its lower triangle; n x n at first use
+  bool gim_factored = false;  // whether I was positive definite
+  MatX<S> gim_inverse;        // I^-1 from that factor; n x n at first use
+  VecX<S> gim_column;         // one column of it on the way
+  // Packing buffers of the blocked factorisation of I (kernels/cholesky.hpp), sized at first use.
+  CholeskyScratch<S> gim_cholesky;
+
+  // Forward dynamics, Section 5.2 and Appendix B (forward_dynamics.hpp).
+  VecX<S> phi;                      // phi = tau - C qd - gravity terms, Eq. (33)
+  std::vector<Vec6<S>> psi;         // psi_i = M^_i p_i / m^_i, Eqs. (47)-(48)
+  std::vector<Vec6<S>> psi_parent;  // psi_{i-1,i} = B_{i,i-1}^T psi_i, Eq. (47), in J_{i-1}
+  VecX<S> m_hat;                    // m^_i = p_i^T M^_i p_i, Eq. (47): the diagonal of D, Eq. (54)
+  VecX<S> tau_hat;                  // U^-1 phi, Eq. (34), then D^-1 of it (tau~ of step 2)
+  VecX<S> qdd;                      // joint accelerations, Eq. (36)
+  MatX<S> U;  // unit upper triangular factor of I = U D U^T, Eqs. (46), (53); n x n at first use
+
+  // Inverse inertia matrix from the U D U^T factors, O(n^2) (inverse_inertia.hpp).
+  Eigen::Matrix<S, 18, Eigen::Dynamic> udu_axes;  // per joint in base axes: p_i, ell_i, c_i, I_i
+  Eigen::Matrix<S, 25, Eigen::Dynamic> udu_O;     // per joint at the base origin, for the sweeps
+  Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor> inverse_inertia_rows;  // eta^k, then mu^k
+  MatX<S> inverse_inertia;  // I^-1; n x n at first use
+  // Joint reaction wrenches (reactions.hpp): column i = [f; n] of joint i in K_i.
+  Eigen::Matrix<S, 6, Eigen::Dynamic> reactions;
+};
+
+template <typename S>
+Workspace<S>::Workspace(const Model<S>& model)
+    : KinematicsWorkspace<S>(model.dof()),
+      t(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      xi(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      gamma(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      tau(VecX<S>::Zero(model.dof())),
+      zeros(VecX<S>::Zero(model.dof())),
+      M_tilde(static_cast<std::size_t>(model.dof())),
+      M_O(static_cast<std::size_t>(model.dof())),
+      p_O(6, model.dof()),
+      wrenches(6, model.dof()),
+      gim_column(VecX<S>::Zero(model.dof())),
+      phi(VecX<S>::Zero(model.dof())),
+      psi(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      psi_parent(static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()),
+      m_hat(VecX<S>::Zero(model.dof())),
+      tau_hat(VecX<S>::Zero(model.dof())),
+      qdd(VecX<S>::Zero(model.dof())),
+      udu_axes(18, model.dof()),
+      udu_O(25, model.dof()),
+      inverse_inertia_rows(6, model.dof()),
+      reactions(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.dof())) {}
+
+}  // namespace denoc
