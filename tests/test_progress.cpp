@@ -7,8 +7,8 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/progress.hpp"
 #include "cli_support.hpp"
-#include "denoc/io/progress.hpp"
 #include "denoc/version.hpp"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <regex>
 
+#include "cli/run_checks.hpp"
 #include "cli_support.hpp"
-#include "denoc/apps/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/simulation.hpp"

@@ -1,7 +1,6 @@
 // The core library in one include.
 #pragma once
 
-#include "denoc/io/trajectory.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/model/dh.hpp"

@@ -1,17 +1,18 @@
 // Checks and options shared by the command lines of ridim and rfdsim. Checks (spec §11): numbers
 // on the command line follow the CSV rule (decimal, one optional sign, finite: `--q0 nan,0,0` is
 // a usage error naming --q0), and a file name cannot be empty (`-o ''`). Options: the external
-// wrench (spec §6) and the batch options (spec §9), the same in both apps. Header-only, for the
-// mains in apps/, which link CLI11.
+// wrench (spec §6), the batch options (spec §9), the robot file and its URDF chain, -o and the
+// route names, the same in both apps. Header-only, for the mains in apps/.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cli/progress.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/overrides.hpp"
-#include "denoc/io/progress.hpp"
 
 namespace denoc {
 
@@ -35,6 +36,59 @@ inline CLI::Validator non_empty_path() {
                             : std::string();
       },
       "");
+}
+
+// The robot file and, for a URDF, the chain's ends and how strict the inertia checks are: the
+// fields robot, base_link, tip_link and inertia_checks of either app's options.
+template <typename Options>
+void add_robot_options(CLI::App& app, Options& options) {
+  app.add_option("robot", options.robot,
+                 "Robot file: YAML (see robots/stanford.yaml) or URDF (*.urdf)")
+      ->required()
+      ->type_name("FILE");
+  app.add_option("--base", options.base_link,
+                 "URDF robot file: the link the chain starts from (default: the root link)")
+      ->option_text("LINK");
+  app.add_option("--tip", options.tip_link,
+                 "URDF robot file: the link the chain ends at, whose frame is the tool frame\n"
+                 "(default: the only leaf reached through a moving joint, e.g. tool0 behind\n"
+                 "fixed joints). Branches off the chain through moving joints are carried,\n"
+                 "locked at 0 or the nearest limit; mimic joints are independent joints (each\n"
+                 "named in a warning)")
+      ->option_text("LINK");
+  app.add_option("--inertia-checks", options.inertia_checks,
+                 "URDF robot file: strict (default) or warn, to accept links whose principal\n"
+                 "moments break the triangle inequality, as a YAML's inertia_checks: warn")
+      ->check(CLI::IsMember({"strict", "warn"}))
+      ->option_text("strict|warn");
+}
+
+// -o FILE; `help` says what is written there.
+inline void add_output_option(CLI::App& app, std::string& output, const std::string& help) {
+  app.add_option("-o,--output", output, help)->check(non_empty_path())->option_text("FILE");
+}
+
+// An option that takes one of the names of `table` (pairs of a name and its value, e.g. the
+// routes of --algorithm), kept as text in `name`; route_value gives the value after parsing.
+template <typename T>
+CLI::Option* add_name_option(CLI::App& app, const std::string& flag, std::string& name,
+                             const std::vector<std::pair<std::string, T>>& table,
+                             const std::string& help) {
+  std::vector<std::string> names;
+  for (const auto& entry : table)
+    names.push_back(entry.first);
+  return app.add_option(flag, name, help)->check(CLI::IsMember(names))->option_text("NAME");
+}
+
+// The value of `name` in `table`, or `fallback` when the option was not given (name empty);
+// `Value` is T or e.g. std::optional<T>.
+template <typename T, typename Value>
+Value route_value(const std::vector<std::pair<std::string, T>>& table, const std::string& name,
+                  Value fallback) {
+  for (const auto& [entry, value] : table) {
+    if (entry == name) return value;
+  }
+  return fallback;
 }
 
 // --wrench FILE and --wrench-frame base|tool (spec §6).
