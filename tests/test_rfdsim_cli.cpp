@@ -297,6 +297,19 @@ TEST_F(RfdsimCli, OutputFileStatsAndStandardInput) {
                               "evaluations [1-9][0-9]*, wall time [0-9.]+ s\n")))
       << to_file.err;
 
+  // A run that fails still counts its steps, after the message saying why; a command line that
+  // is refused ran nothing, so it has no statistics.
+  const Result failed = rfdsim("'" + kPlanar + "' --torques missing.csv --stats");
+  EXPECT_EQ(failed.status, 2);
+  EXPECT_TRUE(std::regex_match(failed.err, std::regex("rfdsim: missing.csv: cannot open[^\n]*\n"
+                                                      "rfdsim: steps 0, rejected 0, [^\n]*\n")))
+      << failed.err;
+  const Result refused = rfdsim("'" + kPlanar + "' --stats");
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.err,
+            "rfdsim: give one of --free-fall or --torques TAU.csv\n"
+            "Run 'rfdsim --help' for usage.\n");
+
   // A constant zero torque is the free fall; from standard input too.
   const Result zero =
       rfdsim("'" + kPlanar + "' --torques - --t-end 0.5", "t,tau1,tau2,tau3\n0,0,0,0\n");
