@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_checks.hpp"
+#include "cli/options.hpp"
 #include "cli/rfdsim.hpp"
 #include "cli/run_main.hpp"
 #include "denoc/version.hpp"
@@ -133,11 +133,11 @@ void finish_options(const Texts& texts, denoc::RfdsimOptions& options) {
   options.q0 = joint_values(texts.q0, false);
   options.qd0 = joint_values(texts.qd0, true);
   options.integrator.method =
-      denoc::route_value(denoc::method_names(), texts.method, options.integrator.method);
+      denoc::named_value(denoc::method_names(), texts.method, options.integrator.method);
   options.algorithm =
-      denoc::route_value(denoc::algorithm_names(), texts.algorithm, options.algorithm);
+      denoc::named_value(denoc::algorithm_names(), texts.algorithm, options.algorithm);
   options.friction.coulomb =
-      denoc::route_value(denoc::coulomb_model_names(), texts.coulomb, options.friction.coulomb);
+      denoc::named_value(denoc::coulomb_model_names(), texts.coulomb, options.friction.coulomb);
   options.wrench_in_tool_frame = texts.wrench_frame == "tool";
 }
 

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <string>
 
-#include "cli/cli_checks.hpp"
+#include "cli/options.hpp"
 #include "cli/ridim.hpp"
 #include "cli/run_main.hpp"
 #include "denoc/version.hpp"
@@ -117,9 +117,9 @@ int main(int argc, char** argv) {
     if (const std::string ignored = ignored_option(app, options); !ignored.empty())
       throw denoc::UsageError(ignored);
     options.wrench_in_tool_frame = wrench_frame == "tool";
-    options.quantity = denoc::route_value(denoc::quantity_names(), quantity, options.quantity);
+    options.quantity = denoc::named_value(denoc::quantity_names(), quantity, options.quantity);
     options.algorithm =
-        denoc::route_value(denoc::ridim_algorithm_names(), algorithm, options.algorithm);
+        denoc::named_value(denoc::ridim_algorithm_names(), algorithm, options.algorithm);
     denoc::apply_batch_options(batch, options);
     denoc::run_ridim(options, std::cin, std::cout);
   });

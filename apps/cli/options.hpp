@@ -1,8 +1,8 @@
-// Checks and options shared by the command lines of ridim and rfdsim. Checks (spec §11): numbers
-// on the command line follow the CSV rule (decimal, one optional sign, finite: `--q0 nan,0,0` is
-// a usage error naming --q0), and a file name cannot be empty (`-o ''`). Options: the external
-// wrench (spec §6), the batch options (spec §9), the robot file and its URDF chain, -o and the
-// route names, the same in both apps. Header-only, for the mains in apps/.
+// Checks and options shared by the command lines of ridim and rfdsim. Checks: numbers on the
+// command line follow the CSV rule (decimal, one optional sign, finite: `--q0 nan,0,0` is a usage
+// error naming --q0), and a file name cannot be empty (`-o ''`). Options: the robot file and its
+// URDF chain, -o, the external wrench, the batch options (--progress, --quiet, --set) and the
+// names of routes and quantities, the same in both apps. Header-only, for the mains in apps/.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -69,7 +69,7 @@ inline void add_output_option(CLI::App& app, std::string& output, const std::str
 }
 
 // An option that takes one of the names of `table` (pairs of a name and its value, e.g. the
-// routes of --algorithm), kept as text in `name`; route_value gives the value after parsing.
+// routes of --algorithm), kept as text in `name`; named_value gives the value after parsing.
 template <typename T>
 CLI::Option* add_name_option(CLI::App& app, const std::string& flag, std::string& name,
                              const std::vector<std::pair<std::string, T>>& table,
@@ -83,7 +83,7 @@ CLI::Option* add_name_option(CLI::App& app, const std::string& flag, std::string
 // The value of `name` in `table`, or `fallback` when the option was not given (name empty);
 // `Value` is T or e.g. std::optional<T>.
 template <typename T, typename Value>
-Value route_value(const std::vector<std::pair<std::string, T>>& table, const std::string& name,
+Value named_value(const std::vector<std::pair<std::string, T>>& table, const std::string& name,
                   Value fallback) {
   for (const auto& [entry, value] : table) {
     if (entry == name) return value;
