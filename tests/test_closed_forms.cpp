@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
+#include "denoc/io/trajectory.hpp"
 #include "denoc/kernels/sin_cos.hpp"
 
 namespace {

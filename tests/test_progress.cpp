@@ -8,7 +8,7 @@
 #include <sstream>
 #include <thread>
 
-#include "denoc/io/progress.hpp"
+#include "cli/progress.hpp"
 #include "denoc/version.hpp"
 #include "support/cli_support.hpp"
 

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "denoc/apps/run_checks.hpp"
+#include "cli/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/simulation.hpp"
@@ -297,6 +297,19 @@ TEST_F(RfdsimCli, OutputFileStatsAndStandardInput) {
       to_file.err, std::regex("rfdsim: steps [1-9][0-9]*, rejected [0-9]+, right-hand-side "
                               "evaluations [1-9][0-9]*, wall time [0-9.]+ s\n")))
       << to_file.err;
+
+  // A run that fails still counts its steps, after the message saying why; a command line that
+  // is refused ran nothing, so it has no statistics.
+  const Result failed = rfdsim("'" + kPlanar + "' --torques missing.csv --stats");
+  EXPECT_EQ(failed.status, 2);
+  EXPECT_TRUE(std::regex_match(failed.err, std::regex("rfdsim: missing.csv: cannot open[^\n]*\n"
+                                                      "rfdsim: steps 0, rejected 0, [^\n]*\n")))
+      << failed.err;
+  const Result refused = rfdsim("'" + kPlanar + "' --stats");
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.err,
+            "rfdsim: give one of --free-fall or --torques TAU.csv\n"
+            "Run 'rfdsim --help' for usage.\n");
 
   // A constant zero torque is the free fall; from standard input too.
   const Result zero =

@@ -4,12 +4,10 @@
 #include <cstdint>
 #include <iostream>
 #include <string>
-#include <vector>
 
-#include "denoc/apps/cli_checks.hpp"
-#include "denoc/apps/ridim.hpp"
-#include "denoc/io/errors.hpp"
-#include "denoc/io/output.hpp"
+#include "cli/options.hpp"
+#include "cli/ridim.hpp"
+#include "cli/run_main.hpp"
 #include "denoc/version.hpp"
 
 namespace {
@@ -37,54 +35,8 @@ std::string ignored_option(const CLI::App& app, const denoc::RidimOptions& optio
   return "";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);
-  denoc::RidimOptions options;
-  std::string quantity = "torques";
-  std::vector<std::string> quantity_names;
-  for (const auto& [name, value] : denoc::quantity_names())
-    quantity_names.push_back(name);
-  std::string algorithm;
-  std::vector<std::string> algorithm_names;
-  for (const auto& [name, value] : denoc::ridim_algorithm_names())
-    algorithm_names.push_back(name);
-
-  CLI::App app{
-      "ridim: joint forces along a trajectory by the DeNOC inverse dynamics of Saha (1999), or\n"
-      "(--quantity) the inertia matrix, its inverse, the bias or gravity forces, the tool's pose\n"
-      "or Jacobian, or the joint reactions.\n"
-      "Output: CSV with a header line, SI units, to standard output unless -o is given."};
-  app.add_option("robot", options.robot,
-                 "Robot file: YAML (see robots/stanford.yaml) or URDF (*.urdf)")
-      ->required()
-      ->type_name("FILE");
-  app.add_option("trajectory", options.trajectory,
-                 "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units (rad or m);\n"
-                 "ridim ROBOT --describe prints the header this robot needs. - reads\n"
-                 "standard input; omitted: the robot file's trajectory block")
-      ->type_name("FILE");
-  app.add_option("-o,--output", options.output,
-                 "Write the CSV (or --describe's text) to FILE instead of standard output;\n"
-                 "- is standard output")
-      ->check(denoc::non_empty_path())
-      ->option_text("FILE");
-  app.add_option("--base", options.base_link,
-                 "URDF robot file: the link the chain starts from (default: the root link)")
-      ->option_text("LINK");
-  app.add_option("--tip", options.tip_link,
-                 "URDF robot file: the link the chain ends at, whose frame is the tool frame\n"
-                 "(default: the only leaf reached through a moving joint, e.g. tool0 behind\n"
-                 "fixed joints). Branches off the chain through moving joints are carried,\n"
-                 "locked at 0 or the nearest limit; mimic joints are independent joints (each\n"
-                 "named in a warning)")
-      ->option_text("LINK");
-  app.add_option("--inertia-checks", options.inertia_checks,
-                 "URDF robot file: strict (default) or warn, to accept links whose principal\n"
-                 "moments break the triangle inequality, as a YAML's inertia_checks: warn")
-      ->check(CLI::IsMember({"strict", "warn"}))
-      ->option_text("strict|warn");
+// --describe, --export FILE and --dh: the model itself, nothing computed.
+void add_model_output_options(CLI::App& app, denoc::RidimOptions& options) {
   app.add_flag("--describe", options.describe,
                "Print what was understood of the robot file (chain, axes, masses, centres, DH\n"
                "table, warnings, the CSV headers it takes) and compute nothing");
@@ -96,35 +48,61 @@ int main(int argc, char** argv) {
                  "With --export to YAML: standard or modified DH (default: the robot file's)")
       ->check(CLI::IsMember({"standard", "modified"}))
       ->option_text("CONVENTION");
-  app.add_option("-q,--quantity", quantity,
-                 "What to compute at each sample: torques (default), mass-matrix,\n"
-                 "inverse-mass-matrix, bias (tau with qdd = 0), gravity (tau with qd = qdd = 0),\n"
-                 "pose (of the tool frame), jacobian (of the tool frame) or reactions (the\n"
-                 "wrench each joint carries)")
-      ->check(CLI::IsMember(quantity_names))
-      ->option_text("NAME");
-  app.add_option("--algorithm", algorithm,
-                 "The route; which apply depends on --quantity:\n"
-                 "torques, bias, gravity, mass-matrix:\n"
-                 "  denoc (default)  Saha (1999) DeNOC: O(n) recursions, the inertia matrix\n"
-                 "                   from composite bodies, Eqs. (23b)-(24), O(n^2)\n"
-                 "  gibbs-appell     Mata et al. (2002) Gibbs-Appell: O(n) inverse dynamics,\n"
-                 "                   the inertia matrix as the Gibbs function's Hessian, O(n^2)\n"
-                 "inverse-mass-matrix:\n"
-                 "  udu (default)    from the U D U^T factors of Saha (1997), O(n^2)\n"
-                 "  fixman           Lee, Wang and Chirikjian (2007), extended Fixman theorem:\n"
-                 "                   each column in O(n), O(n^2) in all\n"
-                 "  cholesky         form the matrix, factor and invert it, O(n^3)")
-      ->check(CLI::IsMember(algorithm_names))
-      ->option_text("NAME");
-  app.set_version_flag("--version", "ridim " DENOC_VERSION);
+}
+
+// What to compute (--quantity), by which route (--algorithm), with or without friction.
+void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::string& quantity,
+                             std::string& algorithm) {
+  denoc::add_name_option(
+      app, "-q,--quantity", quantity, denoc::quantity_names(),
+      "What to compute at each sample: torques (default), mass-matrix,\n"
+      "inverse-mass-matrix, bias (tau with qdd = 0), gravity (tau with qd = qdd = 0),\n"
+      "pose (of the tool frame), jacobian (of the tool frame) or reactions (the\n"
+      "wrench each joint carries)");
+  denoc::add_name_option(
+      app, "--algorithm", algorithm, denoc::ridim_algorithm_names(),
+      "The route; which apply depends on --quantity:\n"
+      "torques, bias, gravity, mass-matrix:\n"
+      "  denoc (default)  Saha (1999) DeNOC: O(n) recursions, the inertia matrix\n"
+      "                   from composite bodies, Eqs. (23b)-(24), O(n^2)\n"
+      "  gibbs-appell     Mata et al. (2002) Gibbs-Appell: O(n) inverse dynamics,\n"
+      "                   the inertia matrix as the Gibbs function's Hessian, O(n^2)\n"
+      "inverse-mass-matrix:\n"
+      "  udu (default)    from the U D U^T factors of Saha (1997), O(n^2)\n"
+      "  fixman           Lee, Wang and Chirikjian (2007), extended Fixman theorem:\n"
+      "                   each column in O(n), O(n^2) in all\n"
+      "  cholesky         form the matrix, factor and invert it, O(n^3)");
+  app.add_flag_function(
+      "--no-friction", [&options](std::int64_t) { options.friction = false; },
+      "Leave the drives' viscous and Coulomb friction (B, Tc) out; rotor inertia stays");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  denoc::RidimOptions options;
+  std::string quantity = "torques", algorithm, wrench_frame = "base";
   denoc::BatchFlags batch;
+  CLI::App app{
+      "ridim: joint forces along a trajectory by the DeNOC inverse dynamics of Saha (1999), or\n"
+      "(--quantity) the inertia matrix, its inverse, the bias or gravity forces, the tool's pose\n"
+      "or Jacobian, or the joint reactions.\n"
+      "Output: CSV with a header line, SI units, to standard output unless -o is given."};
+  denoc::add_robot_options(app, options);
+  app.add_option("trajectory", options.trajectory,
+                 "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units (rad or m);\n"
+                 "ridim ROBOT --describe prints the header this robot needs. - reads\n"
+                 "standard input; omitted: the robot file's trajectory block")
+      ->type_name("FILE");
+  denoc::add_output_option(app, options.output,
+                           "Write the CSV (or --describe's text) to FILE instead of standard "
+                           "output;\n- is standard output");
+  add_model_output_options(app, options);
+  add_computation_options(app, options, quantity, algorithm);
+  app.set_version_flag("--version", "ridim " DENOC_VERSION);
   denoc::add_batch_options(app, batch,
                            "links[2].mass=3.5, links[0].inertia.xx=0.1, gravity[2]=-9.80665");
-  app.add_flag_function(
-      "--no-friction", [&](std::int64_t) { options.friction = false; },
-      "Leave the drives' viscous and Coulomb friction (B, Tc) out; rotor inertia stays");
-  std::string wrench_frame = "base";
   denoc::add_wrench_options(app, options.wrench, wrench_frame);
   app.footer(
       "Examples:\n"
@@ -135,42 +113,14 @@ int main(int argc, char** argv) {
       "  ridim robots/stanford.yaml --describe\n"
       "Exit status: 0 success, 2 bad input or usage, 1 failure while computing.");
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "ridim: " << e.what() << "\nRun 'ridim --help' for usage.\n";
-    return 2;
-  }
-  if (const std::string ignored = ignored_option(app, options); !ignored.empty()) {
-    std::cerr << "ridim: " << ignored << "\nRun 'ridim --help' for usage.\n";
-    return 2;
-  }
-  options.wrench_in_tool_frame = wrench_frame == "tool";
-  for (const auto& [name, value] : denoc::quantity_names()) {
-    if (name == quantity) options.quantity = value;
-  }
-  for (const auto& [name, value] : denoc::ridim_algorithm_names()) {
-    if (name == algorithm) options.algorithm = value;
-  }
-  denoc::install_stop_signal_handlers("ridim");
-  try {
+  return denoc::run_main("ridim", app, argc, argv, [&] {
+    if (const std::string ignored = ignored_option(app, options); !ignored.empty())
+      throw denoc::UsageError(ignored);
+    options.wrench_in_tool_frame = wrench_frame == "tool";
+    options.quantity = denoc::named_value(denoc::quantity_names(), quantity, options.quantity);
+    options.algorithm =
+        denoc::named_value(denoc::ridim_algorithm_names(), algorithm, options.algorithm);
     denoc::apply_batch_options(batch, options);
     denoc::run_ridim(options, std::cin, std::cout);
-  } catch (const denoc::Interrupted& e) {
-    std::cerr << "ridim: " << e.what() << '\n';
-    return 128 + e.signal_number;
-  } catch (const denoc::InputError& e) {
-    std::cout.flush();
-    std::cerr << "ridim: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cout.flush();
-    std::cerr << "ridim: " << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

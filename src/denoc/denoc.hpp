@@ -2,7 +2,6 @@
 #pragma once
 
 #include "denoc/dynamics.hpp"
-#include "denoc/io/trajectory.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/model/dh.hpp"

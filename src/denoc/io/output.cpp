@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
+#include <csignal>  // std::sig_atomic_t
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -15,7 +15,7 @@ namespace denoc {
 
 namespace {
 
-// Set by the handlers of SIGINT and SIGTERM (install_stop_signal_handlers).
+// Set by request_stop (the apps' handlers of SIGINT and SIGTERM).
 volatile std::sig_atomic_t stop_signal = 0;
 // Set before an Output first writes: from then on a signal stops the run after a whole row.
 volatile std::sig_atomic_t output_started = 0;
@@ -104,54 +104,12 @@ void check_output_is_not_an_input(const std::string& output,
   }
 }
 
-namespace {
-
-const char* program_name = "denoc";
-
-// write(2) of a whole C string; what else could a signal handler do if it failed.
-void write_to_stderr(const char* text) {
-  std::size_t size = std::strlen(text);
-  while (size > 0) {
-    const ssize_t written = ::write(STDERR_FILENO, text, size);
-    if (written <= 0) return;
-    text += written;
-    size -= static_cast<std::size_t>(written);
-  }
-}
-
-extern "C" void note_stop_signal(int signal) {
-  if (!output_started) {
-    // Nothing written, nothing to keep whole: stop now, whatever is running (only
-    // async-signal-safe calls: write, _exit).
-    write_to_stderr(program_name);
-    write_to_stderr(signal == SIGINT ? ": interrupted (SIGINT)" : ": terminated (SIGTERM)");
-    write_to_stderr(" before the first row; nothing was written\n");
-    ::_exit(128 + signal);
-  }
-  if (stop_signal == signal) {
-    // The second one: end at once, as without a handler.
-    std::signal(signal, SIG_DFL);
-    std::raise(signal);
-    return;
-  }
+void request_stop(int signal) {
   stop_signal = signal;
 }
 
-}  // namespace
-
-void install_stop_signal_handlers(const char* program) {
-  program_name = program;
-  struct sigaction action {};
-  action.sa_handler = note_stop_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;  // a read or write in progress completes; the row check stops
-  for (int signal : {SIGINT, SIGTERM}) {
-    struct sigaction previous {};
-    sigaction(signal, nullptr, &previous);
-    // A shell runs background jobs with SIGINT ignored; keep it so.
-    if (previous.sa_handler == SIG_IGN) continue;
-    sigaction(signal, &action, nullptr);
-  }
+bool output_has_started() {
+  return output_started != 0;
 }
 
 int pending_stop_signal() {

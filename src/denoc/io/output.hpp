@@ -1,8 +1,8 @@
 // Output that cannot lie (spec §11): every write, the final flush and the close are checked,
 // and the first failure stops the run with the output's name and the reason (exit 1). Before
 // anything is opened for writing, an output that is one of the inputs is refused (exit 2).
-// SIGINT and SIGTERM are noted by a handler and acted on after the row being written, so every
-// line of the output is whole (exit 128 + the signal number).
+// A stop request (the apps' handlers of SIGINT and SIGTERM make one) is acted on after the row
+// being written, so every line of the output is whole (exit 128 + the signal number).
 #pragma once
 
 #include <iosfwd>
@@ -63,16 +63,16 @@ class Output {
 void check_output_is_not_an_input(const std::string& output,
                                   const std::vector<std::pair<std::string, std::string>>& inputs);
 
-// Installs handlers for SIGINT and SIGTERM. Until an Output first writes, nothing can be left
-// half-written, so the handler ends the process at once (128 + the signal), printing
-// "`program`: interrupted (SIGINT) before the first row; nothing was written": a run stops
-// promptly while it loads a robot file, waits for a trajectory's header or computes its first
-// row. From the first write on, the handler only notes the signal (a second one of the same kind
-// ends the process at once, as if no handler were installed); the CSV writer checks after every
-// row and throws Interrupted. `program` must outlive the process (a string literal).
-void install_stop_signal_handlers(const char* program);
+// A request to stop the run after the row being written, e.g. from a handler of SIGINT or
+// SIGTERM (`signal` is its number; async-signal-safe). The CSV writer checks after every row and
+// throws Interrupted. The library installs no handler: the apps do (apps/cli/signals.hpp).
+void request_stop(int signal);
 
-// The signal noted by the handlers, or 0.
+// Whether an Output has written: before that nothing can be left half-written, so a signal
+// handler may end the process at once (async-signal-safe).
+bool output_has_started();
+
+// The signal passed to request_stop, or 0.
 int pending_stop_signal();
 
 }  // namespace denoc

@@ -1,4 +1,4 @@
-#include "denoc/apps/rfdsim.hpp"
+#include "cli/rfdsim.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,7 +9,7 @@
 #include <iostream>
 #include <memory>
 
-#include "denoc/apps/run_checks.hpp"
+#include "cli/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
@@ -201,10 +201,24 @@ class RowWriter {
   PositiveDefiniteCheck check_positive_definite_;
 };
 
-}  // namespace
+// Steps end on the samples of both inputs (the joint forces and the wrench, if any): each is
+// only piecewise smooth.
+struct BothKinks : JointForces {
+  JointForces& tau;
+  JointForces* w;
+  BothKinks(JointForces& t, JointForces* wr) : tau(t), w(wr) {}
+  void at(double t, Eigen::Ref<VecX<double>> out) override { tau.at(t, out); }
+  void release_before(double t) override {
+    tau.release_before(t);
+    if (w) w->release_before(t);
+  }
+  double next_kink(double t) override {
+    return w ? std::min(tau.next_kink(t), w->next_kink(t)) : tau.next_kink(t);
+  }
+};
 
-void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
-                std::ostream& standard_output, IntegrationStats& stats) {
+// The robot file with --set applied, its warnings printed, and the options checked against it.
+RobotFile load_checked_robot(const RfdsimOptions& options) {
   check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
                                                 {"the torque file", options.torques},
                                                 {"the wrench file", options.wrench}});
@@ -218,6 +232,11 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
     throw InputError(options.robot +
                      ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
   }
+  return robot;
+}
+
+// x(0): q, qd (--q0, --qd0 or the robot file's initial), work and dissipated energy 0.
+State initial_state(const RfdsimOptions& options, const RobotFile& robot) {
   const int n = robot.dof();
   State x(static_cast<std::size_t>(2 * n + 2), 0.0);  // q, qd, work, dissipated
   std::vector<std::string> warnings;
@@ -227,42 +246,43 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
       initial(options.qd0, robot.initial_qd, robot, true, warnings);
   for (const std::string& warning : warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
+  return x;
+}
 
-  std::ifstream torque_file;
-  std::unique_ptr<JointForces> forces;
-  if (options.free_fall) {
-    forces = std::make_unique<ZeroForces>();
-  } else if (options.torques == "-") {
-    forces = std::make_unique<SampledForces>(standard_input, "<stdin>", n);
-  } else {
-    torque_file.open(options.torques, std::ios::binary);
-    require(static_cast<bool>(torque_file),
-            options.torques + ": cannot open torque file: " + std::strerror(errno));
-    forces = std::make_unique<SampledForces>(torque_file, options.torques, n);
-  }
+// --free-fall, or --torques from standard input or from `torque_file` (opened here).
+std::unique_ptr<JointForces> open_joint_forces(const RfdsimOptions& options, int n,
+                                               std::istream& standard_input,
+                                               std::ifstream& torque_file) {
+  if (options.free_fall) return std::make_unique<ZeroForces>();
+  if (options.torques == "-") return std::make_unique<SampledForces>(standard_input, "<stdin>", n);
+  torque_file.open(options.torques, std::ios::binary);
+  require(static_cast<bool>(torque_file),
+          options.torques + ": cannot open torque file: " + std::strerror(errno));
+  return std::make_unique<SampledForces>(torque_file, options.torques, n);
+}
 
-  std::ifstream wrench_file;
-  std::unique_ptr<SampledForces> wrench;
-  if (!options.wrench.empty()) {
-    wrench_file.open(options.wrench, std::ios::binary);
-    require(static_cast<bool>(wrench_file),
-            options.wrench + ": cannot open wrench file: " + std::strerror(errno));
-    wrench = std::make_unique<SampledForces>(wrench_file, options.wrench, kWrenchHeader);
-  }
-  // Steps end on the samples of both inputs: each is only piecewise smooth.
-  struct BothKinks : JointForces {
-    JointForces& tau;
-    JointForces* w;
-    BothKinks(JointForces& t, JointForces* wr) : tau(t), w(wr) {}
-    void at(double t, Eigen::Ref<VecX<double>> out) override { tau.at(t, out); }
-    void release_before(double t) override {
-      tau.release_before(t);
-      if (w) w->release_before(t);
-    }
-    double next_kink(double t) override {
-      return w ? std::min(tau.next_kink(t), w->next_kink(t)) : tau.next_kink(t);
-    }
-  } inputs(*forces, wrench.get());
+// --wrench read from `wrench_file` (opened here), or none.
+std::unique_ptr<SampledForces> open_wrench(const RfdsimOptions& options,
+                                           std::ifstream& wrench_file) {
+  if (options.wrench.empty()) return nullptr;
+  wrench_file.open(options.wrench, std::ios::binary);
+  require(static_cast<bool>(wrench_file),
+          options.wrench + ": cannot open wrench file: " + std::strerror(errno));
+  return std::make_unique<SampledForces>(wrench_file, options.wrench, kWrenchHeader);
+}
+
+}  // namespace
+
+void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
+                std::ostream& standard_output, IntegrationStats& stats) {
+  const RobotFile robot = load_checked_robot(options);
+  const int n = robot.dof();
+  State x = initial_state(options, robot);
+  std::ifstream torque_file, wrench_file;
+  const std::unique_ptr<JointForces> forces =
+      open_joint_forces(options, n, standard_input, torque_file);
+  const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
+  BothKinks inputs(*forces, wrench.get());
 
   Output output(options.output, standard_output);
   CsvWriter csv(output);

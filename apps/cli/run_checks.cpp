@@ -1,4 +1,4 @@
-#include "denoc/apps/run_checks.hpp"
+#include "cli/run_checks.hpp"
 
 #include <charconv>
 

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "cli/progress.hpp"
 #include "denoc/io/overrides.hpp"
-#include "denoc/io/progress.hpp"
 #include "denoc/simulation/simulation.hpp"
 
 namespace denoc {

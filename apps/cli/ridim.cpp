@@ -1,4 +1,4 @@
-#include "denoc/apps/ridim.hpp"
+#include "cli/ridim.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,7 +9,7 @@
 #include <memory>
 #include <sstream>
 
-#include "denoc/apps/run_checks.hpp"
+#include "cli/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/describe.hpp"

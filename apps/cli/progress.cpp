@@ -1,4 +1,4 @@
-#include "denoc/io/progress.hpp"
+#include "cli/progress.hpp"
 
 #include <unistd.h>
 

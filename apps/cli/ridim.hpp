@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/progress.hpp"
 #include "denoc/io/overrides.hpp"
-#include "denoc/io/progress.hpp"
 #include "denoc/routes.hpp"
 
 namespace denoc {
