@@ -91,7 +91,7 @@ Value named_value(const std::vector<std::pair<std::string, T>>& table, const std
   return fallback;
 }
 
-// --wrench FILE and --wrench-frame base|tool (spec §6).
+// --wrench FILE and --wrench-frame base|tool (docs/robot-file.md).
 inline void add_wrench_options(CLI::App& app, std::string& wrench, std::string& frame) {
   app.add_option("--wrench", wrench,
                  "CSV t,fx,fy,fz,nx,ny,nz: the wrench the environment exerts on the tool, at\n"
@@ -103,7 +103,7 @@ inline void add_wrench_options(CLI::App& app, std::string& wrench, std::string& 
       ->option_text("NAME");
 }
 
-// --progress, --quiet and --set KEY=VALUE (spec §9), as parsed.
+// --progress, --quiet and --set KEY=VALUE (docs/batches.md), as parsed.
 struct BatchFlags {
   bool progress = false, quiet = false;
   std::vector<std::string> sets;

@@ -1,5 +1,5 @@
-// Progress of a long run on standard error (spec §9): rows done or simulated time reached, the
-// rate and the time left, redrawn in place once the run has lasted a second, and a last line
+// Progress of a long run on standard error (docs/batches.md): rows done or simulated time reached,
+// the rate and the time left, redrawn in place once the run has lasted a second, and a last line
 // with the total time. ProgressMode::automatic shows it only when standard error is a terminal;
 // on shows it anywhere (one line every 5 s on a file or pipe) and always writes the last line;
 // off never. It writes to

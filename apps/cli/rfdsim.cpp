@@ -90,7 +90,7 @@ void check_options(const RfdsimOptions& o) {
           "--coulomb-velocity: must be positive");
   require(o.friction.coulomb != CoulombModel::stick_slip || s.method == Method::dopri5,
           "--coulomb stick-slip: locates its events on dopri5's dense output; use --method dopri5");
-  // Spec §11: bounded work, decided before anything runs (and no float-to-integer overflow).
+  // docs/errors.md: bounded work, decided before anything runs (and no float-to-integer overflow).
   require(OutputTimes::count(o.t_end, o.dt) <= 1e9,
           "--t-end " + shortest(o.t_end) + " with --dt " + shortest(o.dt) +
               ": more than 10^9 output rows; raise --dt or lower --t-end");
@@ -166,12 +166,12 @@ std::vector<std::string> output_header(int n) {
   }
   names.push_back("kinetic");
   names.push_back("potential");
-  names.push_back("work");        // spec §7: integral of the power put in
+  names.push_back("work");        // docs/csv.md: integral of the power put in
   names.push_back("dissipated");  // and of the power friction takes out
   return names;
 }
 
-// One row per output time: t, q, qd, qdd, tau, kinetic, potential (spec §3).
+// One row per output time: t, q, qd, qdd, tau, kinetic, potential (docs/csv.md).
 class RowWriter {
  public:
   RowWriter(ChainDynamics& system, CsvWriter& csv, const RobotFile& robot)

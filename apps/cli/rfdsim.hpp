@@ -1,5 +1,6 @@
-// rfdsim: forward dynamics and simulation of a serial chain (spec §3-§4). The executable in
-// apps/rfdsim only parses the command line into RfdsimOptions and calls run_rfdsim.
+// rfdsim: forward dynamics and simulation of a serial chain (docs/csv.md and docs/command-line.md).
+// The executable in apps/rfdsim only parses the command line into RfdsimOptions and calls
+// run_rfdsim.
 #pragma once
 
 #include <iosfwd>
@@ -25,8 +26,8 @@ struct JointValue {
   Unit unit = Unit::si;
 };
 
-// Parses "90", "90deg", "1.5rad" (the number as a CSV field, spec §11), and for a rate (`rate`)
-// also "30deg/s" and "2rad/s"; false if `text` is none of these.
+// Parses "90", "90deg", "1.5rad" (the number as a CSV field, docs/errors.md), and for a rate
+// (`rate`) also "30deg/s" and "2rad/s"; false if `text` is none of these.
 bool parse_joint_value(std::string_view text, bool rate, JointValue& value);
 
 struct RfdsimOptions {
@@ -41,11 +42,12 @@ struct RfdsimOptions {
   std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
   ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
   std::string output;                               // CSV path, empty or "-" for standard output
-  FrictionSettings friction;                        // --coulomb, --coulomb-velocity (spec §6)
-  std::string wrench;                 // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
+  FrictionSettings friction;  // --coulomb, --coulomb-velocity (docs/robot-file.md)
+  std::string wrench;         // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (docs/robot-file.md)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
-  std::string base_link, tip_link;    // URDF: the chain's ends (spec §8); empty = root / only leaf
-  std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (spec §10)
+  std::string base_link,
+      tip_link;  // URDF: the chain's ends (docs/urdf.md); empty = root / only leaf
+  std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (docs/robot-file.md)
 };
 
 // The names accepted by --coulomb.

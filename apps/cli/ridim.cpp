@@ -39,10 +39,6 @@ const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
   return names;
 }
 
-const std::vector<std::pair<std::string, Route>>& ridim_algorithm_names() {
-  return route_names();
-}
-
 std::vector<Route> algorithms_for(Quantity quantity) {
   if (quantity == Quantity::inverse_mass_matrix) {
     // udu first: the fastest of the three on the Stanford arm (README, Performance).
@@ -63,22 +59,16 @@ std::string name_of(Quantity quantity) {
   return "?";
 }
 
-std::string name_of(Route algorithm) {
-  for (const auto& [name, value] : ridim_algorithm_names())
-    if (value == algorithm) return name;
-  return "?";
-}
-
 // The chosen route, or the quantity's default; InputError naming both when it does not apply
-// (spec §5) or cannot treat this robot.
+// (docs/command-line.md) or cannot treat this robot.
 Route choose_algorithm(const RidimOptions& options, const Model<double>& model) {
   const std::vector<Route> allowed = algorithms_for(options.quantity);
   const Route chosen = options.algorithm.value_or(allowed.front());
   if (std::find(allowed.begin(), allowed.end(), chosen) == allowed.end()) {
     std::string names;
     for (Route a : allowed)
-      names += (names.empty() ? "" : ", ") + name_of(a);
-    throw InputError("--algorithm " + name_of(chosen) + " does not compute --quantity " +
+      names += (names.empty() ? "" : ", ") + route_name(a);
+    throw InputError("--algorithm " + route_name(chosen) + " does not compute --quantity " +
                      name_of(options.quantity) + "; the routes for it are " + names);
   }
   if (chosen == Route::fixman && !fixman_supports(model)) {
@@ -217,8 +207,8 @@ class SampleWriter {
     return *inverse;
   }
 
-  // The external wrench of --wrench at t (spec §6) taken into ws_.gamma and ws_.tau. It is
-  // carried inwards on the DeNOC joint frames, which the Gibbs-Appell route does not set.
+  // The external wrench of --wrench at t (docs/robot-file.md) taken into ws_.gamma and ws_.tau. It
+  // is carried inwards on the DeNOC joint frames, which the Gibbs-Appell route does not set.
   void with_wrench(double t, ConstVectorRef<double> q, bool need_frames) {
     if (!wrench_) return;
     if (need_frames) update_joint_frames(model_, ws_, q);
@@ -235,7 +225,8 @@ class SampleWriter {
     if (&tau != &ws_.tau) ws_.tau = tau;
   }
 
-  // ws_.tau plus the drives' friction G^2 B qd + |G| Tc(qd) (spec §6), unless --no-friction.
+  // ws_.tau plus the drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md), unless
+  // --no-friction.
   const VecX<double>& with_friction(ConstVectorRef<double> qd) {
     if (friction_) {
       friction_forces(model_, qd, friction_forces_);

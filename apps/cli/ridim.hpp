@@ -1,5 +1,6 @@
-// ridim: joint forces, the inertia matrix and friends along a trajectory (spec §2-§4). The
-// executable in apps/ridim only parses the command line into RidimOptions and calls run_ridim.
+// ridim: joint forces, the inertia matrix and friends along a trajectory (docs/csv.md and
+// docs/command-line.md). The executable in apps/ridim only parses the command line into
+// RidimOptions and calls run_ridim.
 #pragma once
 
 #include <iosfwd>
@@ -19,9 +20,9 @@ enum class Quantity {
   inverse_mass_matrix,
   bias,
   gravity,
-  pose,       // spec §7: the tool frame in the base frame
-  jacobian,   // spec §7: the geometric Jacobian of the tool frame origin
-  reactions,  // spec §7: the wrench that each joint carries
+  pose,       // docs/csv.md: the tool frame in the base frame
+  jacobian,   // docs/csv.md: the geometric Jacobian of the tool frame origin
+  reactions,  // docs/csv.md: the wrench that each joint carries
 };
 
 struct RidimOptions {
@@ -32,11 +33,12 @@ struct RidimOptions {
   std::optional<Route> algorithm;   // empty: the quantity's default (algorithms_for)
   std::vector<Override> overrides;  // --set, applied to the robot file before it is checked
   ProgressMode progress = ProgressMode::automatic;  // on standard error (--progress, --quiet)
-  bool friction = true;  // false: --no-friction, the drives' B and Tc left out (spec §6)
-  std::string wrench;    // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (spec §6)
+  bool friction = true;  // false: --no-friction, the drives' B and Tc left out (docs/robot-file.md)
+  std::string wrench;    // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (docs/robot-file.md)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
-  std::string base_link, tip_link;    // URDF: the chain's ends (spec §8); empty = root / only leaf
-  std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (spec §10)
+  std::string base_link,
+      tip_link;  // URDF: the chain's ends (docs/urdf.md); empty = root / only leaf
+  std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (docs/robot-file.md)
   // --export PATH [--dh standard|modified]: write the model as loaded and compute nothing
   // (README, "Export"); export_dh empty = the robot file's own convention (standard for URDF).
   std::string export_path;
@@ -47,9 +49,6 @@ struct RidimOptions {
 
 // The names accepted by --quantity, and the Quantity each selects.
 const std::vector<std::pair<std::string, Quantity>>& quantity_names();
-
-// The names accepted by --algorithm, and the Route each selects.
-const std::vector<std::pair<std::string, Route>>& ridim_algorithm_names();
 
 // The routes that compute `quantity`, its default first.
 std::vector<Route> algorithms_for(Quantity quantity);

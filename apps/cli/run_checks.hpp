@@ -1,5 +1,6 @@
 // What ridim and rfdsim check and say the same way while they run: the time in a message, and
-// the inertia matrix that stops being positive definite under inertia_checks: warn (spec §10).
+// the inertia matrix that stops being positive definite under inertia_checks: warn
+// (docs/robot-file.md).
 #pragma once
 
 #include <optional>

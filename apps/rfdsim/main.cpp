@@ -14,7 +14,7 @@
 namespace {
 
 // Each value of --q0 (or of --qd0: `rate`), before it is kept as text: a finite decimal number
-// (spec §11), optionally with a unit suffix.
+// (docs/errors.md), optionally with a unit suffix.
 CLI::Validator joint_value(bool rate) {
   return CLI::Validator(
       [rate](std::string& text) {

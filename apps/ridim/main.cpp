@@ -60,7 +60,7 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       "pose (of the tool frame), jacobian (of the tool frame) or reactions (the\n"
       "wrench each joint carries)");
   denoc::add_name_option(
-      app, "--algorithm", algorithm, denoc::ridim_algorithm_names(),
+      app, "--algorithm", algorithm, denoc::route_names(),
       "The route; which apply depends on --quantity:\n"
       "torques, bias, gravity, mass-matrix:\n"
       "  denoc (default)  Saha (1999) DeNOC: O(n) recursions, the inertia matrix\n"
@@ -118,8 +118,7 @@ int main(int argc, char** argv) {
       throw denoc::UsageError(ignored);
     options.wrench_in_tool_frame = wrench_frame == "tool";
     options.quantity = denoc::named_value(denoc::quantity_names(), quantity, options.quantity);
-    options.algorithm =
-        denoc::named_value(denoc::ridim_algorithm_names(), algorithm, options.algorithm);
+    options.algorithm = denoc::named_value(denoc::route_names(), algorithm, options.algorithm);
     denoc::apply_batch_options(batch, options);
     denoc::run_ridim(options, std::cin, std::cout);
   });

@@ -1,4 +1,4 @@
-// CSV in and out, as spec §2-§3 fix it: a header line, then rows of numbers; input is read as
+// CSV in and out, as docs/csv.md fix it: a header line, then rows of numbers; input is read as
 // a stream (memory does not grow with the number of rows) and numbers are written in the
 // shortest form that reads back as the same double.
 #pragma once
@@ -20,7 +20,7 @@ class CsvReader {
 
   // Reads the header line and checks it has `columns` fields; throws InputError otherwise.
   const std::vector<std::string>& read_header(std::size_t columns);
-  // The same, and checks the names too (spec §11: right count, wrong names is an error).
+  // The same, and checks the names too (docs/errors.md: right count, wrong names is an error).
   const std::vector<std::string>& read_header(const std::vector<std::string>& names);
 
   // Reads the next data row into `row` (size = columns); false at the end of the input.
@@ -28,7 +28,7 @@ class CsvReader {
   // longer than kMaxLine, or (after require_increasing_time) a time not above the previous.
   bool next_row(Eigen::Ref<VecX<double>> row);
 
-  // Column 0 is time, and must increase strictly from row to row (spec §11).
+  // Column 0 is time, and must increase strictly from row to row (docs/errors.md).
   void require_increasing_time() { increasing_time_ = true; }
 
   // Throws InputError "no samples after the header" naming the file and the line.
@@ -58,11 +58,11 @@ class CsvReader {
 };
 
 // The header names t, then p1..pn for each prefix p in turn: {"q", "qd", "qdd"} gives the
-// trajectory file's t,q1..qn,qd1..qdn,qdd1..qddn (spec §2).
+// trajectory file's t,q1..qn,qd1..qdn,qdd1..qddn (docs/csv.md).
 std::vector<std::string> column_names(const std::vector<std::string>& prefixes, int n);
 
 // Parses a whole field as a finite decimal double with at most one leading sign (surrounding
-// spaces and tabs allowed; no hex, quotes, nan or inf: spec §11); false if it is not one.
+// spaces and tabs allowed; no hex, quotes, nan or inf: docs/errors.md); false if it is not one.
 bool parse_double(std::string_view field, double& value);
 
 class Output;

@@ -1,4 +1,4 @@
-// The two ways a run can fail, which the apps map onto the exit codes of spec §4.
+// The two ways a run can fail, which the apps map onto the exit codes of docs/command-line.md.
 #pragma once
 
 #include <stdexcept>

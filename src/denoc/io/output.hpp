@@ -1,4 +1,4 @@
-// Output that cannot lie (spec §11): every write, the final flush and the close are checked,
+// Output that cannot lie (docs/errors.md): every write, the final flush and the close are checked,
 // and the first failure stops the run with the output's name and the reason (exit 1). Before
 // anything is opened for writing, an output that is one of the inputs is refused (exit 2).
 // A stop request (the apps' handlers of SIGINT and SIGTERM make one) is acted on after the row

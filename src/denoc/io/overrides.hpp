@@ -1,6 +1,6 @@
-// --set KEY=VALUE (spec §9): one number of a robot file replaced by the path that error messages
-// use (links[2].mass, links[0].inertia.xx, gravity[2], initial.q[1], payload.mass, ...). The
-// override is applied to the parsed YAML tree before the robot file is read, so the loader
+// --set KEY=VALUE (docs/batches.md): one number of a robot file replaced by the path that error
+// messages use (links[2].mass, links[0].inertia.xx, gravity[2], initial.q[1], payload.mass, ...).
+// The override is applied to the parsed YAML tree before the robot file is read, so the loader
 // checks the result exactly as it checks the file, and its messages name the key.
 #pragma once
 

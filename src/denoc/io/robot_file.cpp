@@ -108,8 +108,8 @@ class Reader {
   std::string path_;
 };
 
-// With inertia_checks: warn (spec §10), what no rigid body can be but a published set has is
-// collected in `accepted` instead of failing; negative and non-finite values still fail.
+// With inertia_checks: warn (docs/robot-file.md), what no rigid body can be but a published set has
+// is collected in `accepted` instead of failing; negative and non-finite values still fail.
 struct InertiaChecks {
   bool warn = false;
   std::vector<std::string> accepted;  // this link's problems, joined into one warning line
@@ -175,8 +175,8 @@ DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std
   return link;
 }
 
-// The `drive` block of a link (spec §6): Jm >= 0, G != 0, B >= 0, Tc one number T >= 0 (meaning
-// [T, -T]) or [Tc+ >= 0, Tc- <= 0].
+// The `drive` block of a link (docs/robot-file.md): Jm >= 0, G != 0, B >= 0, Tc one number T >= 0
+// (meaning [T, -T]) or [Tc+ >= 0, Tc- <= 0].
 Drive<double> read_drive(const Reader& reader, const YAML::Node& node, const std::string& key) {
   if (!node.IsMap()) reader.fail(key, node, "expected a map with Jm, G, B, Tc");
   reader.check_keys(node, key, {"Jm", "G", "B", "Tc"});
@@ -211,7 +211,7 @@ Drive<double> read_drive(const Reader& reader, const YAML::Node& node, const std
   return drive;
 }
 
-// The `tool` block (spec §6): xyz in m, rpy in angle_unit about fixed X, Y, Z (as URDF).
+// The `tool` block (docs/robot-file.md): xyz in m, rpy in angle_unit about fixed X, Y, Z (as URDF).
 Transform<double> read_tool(const Reader& reader, const YAML::Node& node, double angle_scale) {
   if (!node.IsMap()) reader.fail("tool", node, "expected a map with xyz and rpy");
   reader.check_keys(node, "tool", {"xyz", "rpy"});
@@ -223,7 +223,7 @@ Transform<double> read_tool(const Reader& reader, const YAML::Node& node, double
   return tool;
 }
 
-// The `payload` block (spec §6): mass > 0, com and inertia in the tool frame.
+// The `payload` block (docs/robot-file.md): mass > 0, com and inertia in the tool frame.
 Payload<double> read_payload(const Reader& reader, const YAML::Node& node) {
   if (!node.IsMap()) reader.fail("payload", node, "expected a map with mass, com, inertia");
   reader.check_keys(node, "payload", {"mass", "com", "inertia"});
@@ -438,7 +438,7 @@ RobotFile load_robot_file(const std::string& path, const std::vector<Override>& 
   read << in.rdbuf();
   if (in.bad()) throw InputError(path + ": cannot read robot file");
   const std::string text = read.str();
-  // URDF by its content (spec §8: first element <robot>), whatever the file is called.
+  // URDF by its content (docs/urdf.md: first element <robot>), whatever the file is called.
   const std::string element = first_xml_element(text);
   if (element == "robot" || ends_with_ignoring_case(path, ".urdf")) {
     RobotFile robot = parse_urdf(text, path, chain);

@@ -1,5 +1,5 @@
-// Robot files (spec §1): a DH table with masses and inertias, gravity, and optional initial
-// state and trajectory, read into a Model built once. Every value is checked, and a bad one
+// Robot files (docs/robot-file.md): a DH table with masses and inertias, gravity, and optional
+// initial state and trajectory, read into a Model built once. Every value is checked, and a bad one
 // raises InputError naming the file, the key (e.g. links[2].mass) and its line.
 #pragma once
 
@@ -25,26 +25,27 @@ struct RobotFile {
   std::optional<VecX<double>> initial_q;                  // SI units (rad, m)
   std::optional<VecX<double>> initial_qd;                 // SI units
   std::optional<CycloidalTrajectory<double>> trajectory;  // SI units
-  // Spec §6, as read (SI units): the drive of each joint (defaults where none is given), the
-  // tool frame relative to the last DH link frame, the payload on it. The model has them built
+  // docs/robot-file.md, as read (SI units): the drive of each joint (defaults where none is given),
+  // the tool frame relative to the last DH link frame, the payload on it. The model has them built
   // in (its tool() is relative to J_n: the last link frame's Post_n times this).
   std::vector<Drive<double>> drives;
   Transform<double> tool;
   Payload<double> payload;
 
-  // Issue 14: URDF input, export, --describe and `inertia_checks: warn` (spec §8, §10).
+  // URDF input, export, --describe and `inertia_checks: warn` (docs/urdf.md and
+  // docs/robot-file.md).
   std::string format = "yaml";           // "yaml" or "urdf": what the file was read as
   std::vector<std::string> joint_names;  // URDF: the chain's moving joints, base to tip
   std::string tip_link;                  // URDF: the link whose frame is the tool frame
   std::vector<std::string> warnings;     // one line each, printed on standard error by the apps
   // inertia_checks: warn accepted a link that no rigid body can be, so the inertia matrix may
-  // stop being positive definite: the apps check it at every state (spec §10, exit 1).
+  // stop being positive definite: the apps check it at every state (docs/robot-file.md, exit 1).
   bool check_positive_definite = false;
   // `base:` (YAML): the placement of the DH frame 0 in the base frame, when it is not the
   // identity (a chain whose first axis is not the base z axis; see README, "Export").
   std::optional<Transform<double>> base;
   // URDF <dynamics damping="B" friction="Tc"/> of each chain joint (zero when absent), as read:
-  // spec §8 makes them the joint's drive B and Tc with G = 1, so the dynamics include them
+  // docs/urdf.md makes them the joint's drive B and Tc with G = 1, so the dynamics include them
   // (ridim's torques, rfdsim's friction); kept here for --describe.
   struct JointDamping {
     double damping = 0;   // N m s/rad or N s/m
@@ -55,12 +56,12 @@ struct RobotFile {
   int dof() const { return model.dof(); }
 };
 
-// Which part of a URDF tree is the chain (spec §8): empty means the root / the only leaf.
+// Which part of a URDF tree is the chain (docs/urdf.md): empty means the root / the only leaf.
 struct ChainSelection {
   std::string base_link;
   std::string tip_link;
-  // --inertia-checks warn (spec §10 for URDF, which has no inertia_checks key): a link whose
-  // principal moments break the triangle inequality is accepted with a warning. URDF only.
+  // --inertia-checks warn (docs/robot-file.md for URDF, which has no inertia_checks key): a link
+  // whose principal moments break the triangle inequality is accepted with a warning. URDF only.
   bool inertia_checks_warn = false;
 };
 

@@ -1,4 +1,4 @@
-// The cycloidal joint trajectory of Saha (1999) Eqs. (38)-(39), in the form of spec §1.3:
+// The cycloidal joint trajectory of Saha (1999) Eqs. (38)-(39), in the form of docs/robot-file.md:
 //   q(t)   = q0 + (qT - q0) / T * (t - T / (2 pi) sin(2 pi t / T))
 //   qd(t)  = (qT - q0) / T * (1 - cos(2 pi t / T))
 //   qdd(t) = (qT - q0) / T * (2 pi / T) sin(2 pi t / T)

@@ -97,7 +97,7 @@ class UrdfReader {
   UrdfReader(const urdf::ModelInterface& urdf, std::string path, bool inertia_checks_warn = false)
       : urdf_(urdf), path_(std::move(path)), warn_(inertia_checks_warn) {}
 
-  // --inertia-checks warn (spec §10): the inertias no rigid body has that were let in.
+  // --inertia-checks warn (docs/robot-file.md): the inertias no rigid body has that were let in.
   const std::vector<std::string>& accepted() const { return accepted_; }
 
   [[noreturn]] void fail(const std::string& what) const { throw InputError(path_ + ": " + what); }
@@ -112,7 +112,7 @@ class UrdfReader {
   // recorded in accepted() under --inertia-checks warn).
   MassProperties inertial(const urdf::Link& l) {
     MassProperties body;
-    if (!l.inertial) return body;  // spec §8: a link without <inertial> is massless
+    if (!l.inertial) return body;  // docs/urdf.md: a link without <inertial> is massless
     const urdf::Inertial& in = *l.inertial;
     const std::string key = "link '" + l.name + "': inertial";
     if (!std::isfinite(in.mass) || in.mass < 0) {
@@ -136,7 +136,7 @@ class UrdfReader {
 
   // Everything rigidly joined to `root`, in root's frame: what fixed joints hang from it, and
   // branches that leave it through a moving joint other than `next` (the chain's next joint),
-  // each such joint locked (spec §8; Pinocchio's buildReducedModel does the same) and recorded
+  // each such joint locked (docs/urdf.md; Pinocchio's buildReducedModel does the same) and recorded
   // in `locked`. Below a locked joint every joint is locked.
   MassProperties rigid_group(const urdf::Link& root, const urdf::Joint* next,
                              std::vector<LockedJoint>& locked) {
@@ -213,7 +213,7 @@ std::vector<const urdf::Joint*> moving_joints_above(const urdf::ModelInterface& 
   return joints;
 }
 
-// The leaves below `base` that end a chain (spec §8), by their URDF link names, in depth-first
+// The leaves below `base` that end a chain (docs/urdf.md), by their URDF link names, in depth-first
 // order. A leaf whose path from the base crosses no moving joint (the UR5's `base`) is carried
 // by the base, and one whose moving joints all lie on the way to another leaf (a sensor frame
 // fixed to a link half-way) is carried by that link: neither ends a chain. Two leaves behind

@@ -1,4 +1,4 @@
-// URDF robot files (spec §8), read through urdfdom into the same RobotFile and Model as a DH
+// URDF robot files (docs/urdf.md), read through urdfdom into the same RobotFile and Model as a DH
 // table: the chain from a base link to a tip link, each moving joint a constant placement whose
 // z axis is the joint axis, and each body the rigid union of the links that fixed joints join
 // and of the branches off the chain, their moving joints locked. The tip link's frame is the
@@ -19,8 +19,8 @@ RobotFile load_urdf(const std::string& path, const ChainSelection& chain = {});
 RobotFile parse_urdf(const std::string& text, const std::string& path,
                      const ChainSelection& chain = {});
 
-// --set on a URDF (spec §9): the same paths as a robot file's, on the chain as loaded (links[i]
-// is the body that chain joint i moves, fixed links merged, com and inertia in J_i):
+// --set on a URDF (docs/batches.md): the same paths as a robot file's, on the chain as loaded
+// (links[i] is the body that chain joint i moves, fixed links merged, com and inertia in J_i):
 // gravity[k], links[i].mass, .com[k], .inertia.xx (yy, zz, xy, xz, yz), .drive.Jm, .G, .B, .Tc.
 // Applied in order and checked by the robot YAML loader's own checks, with the same verdicts
 // (`inertia_checks_warn` as its inertia_checks: warn). Throws InputError naming the file and

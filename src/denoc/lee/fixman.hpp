@@ -47,8 +47,8 @@ template <typename S>
 std::string fixman_unsupported_reason(const Model<S>& model) {
   if (model.has_rotors()) {
     // M = G11 of Eq. (6) holds for the mass matrix of rigid bodies set free; a drive's rotor
-    // inertia G^2 Jm (spec §6) added to the diagonal of M is no body's, and with it the inverse
-    // of the unconstrained mass matrix is no longer block tridiagonal (Eqs. 20-22).
+    // inertia G^2 Jm (docs/robot-file.md) added to the diagonal of M is no body's, and with it the
+    // inverse of the unconstrained mass matrix is no longer block tridiagonal (Eqs. 20-22).
     return "the drives' rotor inertias G^2 Jm are not bodies of the chain; the extended Fixman "
            "method (Lee, Wang and Chirikjian 2007, Eq. 6) inverts the free bodies' mass matrix, "
            "which they would make dense: use --algorithm udu or cholesky";

@@ -214,8 +214,8 @@ void inertia_matrix(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
                 zs.row(4).data(), zs.row(5).data(), ga.D.col(j).data());
   }
   ga.D.template triangularView<Eigen::StrictlyLower>() = ga.D.transpose();
-  // The drives' rotor inertias G^2 Jm (spec §6): the Gibbs function of each rotor spinning with
-  // its joint, 1/2 G^2 Jm qdd_i^2, adds them to the diagonal of its Hessian.
+  // The drives' rotor inertias G^2 Jm (docs/robot-file.md): the Gibbs function of each rotor
+  // spinning with its joint, 1/2 G^2 Jm qdd_i^2, adds them to the diagonal of its Hessian.
   if (model.has_rotors()) ga.D.diagonal() += model.rotor_inertia();
 }
 
@@ -238,7 +238,8 @@ const VecX<S>& gibbs_appell_inverse_dynamics(const Model<S>& model, GibbsAppellW
   gibbs_appell::joint_frames(model, ga, q);
   gibbs_appell::outward_recursion(model, ga, qd, qdd);
   gibbs_appell::inward_recursion(model, ga);
-  // The drives' rotors (spec §6) are not bodies of the chain: G^2 Jm qdd_i, as in D below.
+  // The drives' rotors (docs/robot-file.md) are not bodies of the chain: G^2 Jm qdd_i, as in D
+  // below.
   if (model.has_rotors()) ga.tau.array() += model.rotor_inertia().array() * qdd.array();
   return ga.tau;
 }

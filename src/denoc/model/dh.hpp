@@ -1,5 +1,5 @@
-// Denavit-Hartenberg tables, standard (Saha 1999 Appendix A; spec §1.2) and modified (Craig),
-// mapped onto the chain of model.hpp.
+// Denavit-Hartenberg tables, standard (Saha 1999 Appendix A; docs/robot-file.md) and modified
+// (Craig), mapped onto the chain of model.hpp.
 //
 // Each DH transform is split as Pre_i * motion(q_i) * Post_i, where motion is Rz(q_i) or
 // Tz(q_i). Then J_i = F_{i-1} Pre_i motion(q_i), the link frame in which the row gives com and
@@ -60,7 +60,7 @@ std::vector<LinkSpec<S>> links_from_dh(DhConvention convention, const std::vecto
     link.mass = row.mass;
     link.com = split.post * row.com;
     link.inertia = split.post.R * row.inertia * split.post.R.transpose();
-    // Reactions are reported in the DH frame whose z axis is joint i's (spec §7): standard DH
+    // Reactions are reported in the DH frame whose z axis is joint i's (docs/csv.md): standard DH
     // frame i-1 = J_i motion(q_i)^-1 Pre_i^-1, fixed to link i-1; modified DH frame i = J_i Post_i.
     if (convention == DhConvention::standard) {
       link.reaction_frame = split.pre.inverse();

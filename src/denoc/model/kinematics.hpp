@@ -1,4 +1,4 @@
-// Pose and geometric Jacobian of the tool frame (spec §7), from the same joint frames the
+// Pose and geometric Jacobian of the tool frame (docs/csv.md), from the same joint frames the
 // dynamics use (joint_frames.hpp): J_i = J_{i-1} E_i, and the mass centres C_i joined by ell_i,
 // so that the origin of J_i is C_i - d_i. The tool frame is the model's tool() in J_n (the last
 // link's frame when the robot file has no tool).

@@ -58,9 +58,9 @@ Transform<S> Transform<S>::rot_z(S angle) {
   return t;
 }
 
-// The actuator of a joint (spec §6), with the meanings of Corke's toolbox: a rotor of inertia Jm
-// behind a gear of ratio G (motor rate / joint rate), viscous friction B and Coulomb friction Tc
-// at the motor. Seen at the joint: rotor inertia G^2 Jm, viscous G^2 B, Coulomb |G| Tc.
+// The actuator of a joint (docs/robot-file.md), with the meanings of Corke's toolbox: a rotor of
+// inertia Jm behind a gear of ratio G (motor rate / joint rate), viscous friction B and Coulomb
+// friction Tc at the motor. Seen at the joint: rotor inertia G^2 Jm, viscous G^2 B, Coulomb |G| Tc.
 template <typename S>
 struct Drive {
   S Jm = 0;      // rotor inertia, kg m^2
@@ -70,8 +70,8 @@ struct Drive {
   S Tc_neg = 0;  // Coulomb friction for qd < 0 (<= 0), N m
 };
 
-// A rigid body fixed to the tool frame (spec §6): mass, mass centre and inertia about it, both
-// in the tool frame. Mass 0: no payload.
+// A rigid body fixed to the tool frame (docs/robot-file.md): mass, mass centre and inertia about
+// it, both in the tool frame. Mass 0: no payload.
 template <typename S>
 struct Payload {
   S mass = 0;
@@ -88,7 +88,7 @@ struct LinkSpec {
   Vec3<S> com = Vec3<S>::Zero();      // d_i: from the origin of J_i to C_i
   Mat3<S> inertia = Mat3<S>::Zero();  // I_i about C_i
   Drive<S> drive;                     // the actuator of joint i (none by default)
-  // The frame K_i in which joint i's reaction wrench is reported (spec §7: the DH frame whose z
+  // The frame K_i in which joint i's reaction wrench is reported (docs/csv.md: the DH frame whose z
   // axis is joint i's axis): K_i = J_i motion(q_i)^-1 reaction_frame when
   // reaction_frame_undoes_motion (the frame is fixed to link i-1), else J_i reaction_frame.
   Transform<S> reaction_frame;
@@ -103,7 +103,8 @@ struct Joint {
   Vec3<S> d;         // d_i: from the origin of J_i (on the joint axis) to C_i, in J_i
   Vec6<S> p;         // joint-rate propagation vector p_i, Eq. (13) or (15), constant in J_i
   BodyInertia<S> M;  // M_i of Eq. (2): link i about C_i, in J_i (the last one with the payload)
-  // The drive seen at the joint (spec §6): G^2 Jm, G^2 B, |G| Tc for qd > 0 and for qd < 0.
+  // The drive seen at the joint (docs/robot-file.md): G^2 Jm, G^2 B, |G| Tc for qd > 0 and for qd <
+  // 0.
   S rotor_inertia = 0;
   S viscous = 0;
   S coulomb_pos = 0, coulomb_neg = 0;
@@ -126,8 +127,8 @@ class Model {
   Model() = default;
   explicit Model(const std::vector<LinkSpec<S>>& links,
                  const Vec3<S>& gravity = Vec3<S>(0, 0, S(-9.81)));
-  // With a tool frame (relative to J_n) and a payload on it (spec §6). The payload is folded
-  // into the last link's M_n here, once, so that every algorithm carries it without knowing.
+  // With a tool frame (relative to J_n) and a payload on it (docs/robot-file.md). The payload is
+  // folded into the last link's M_n here, once, so that every algorithm carries it without knowing.
   Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity, const Transform<S>& tool,
         const Payload<S>& payload);
 

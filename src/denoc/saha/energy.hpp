@@ -18,7 +18,7 @@ S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
     energy += ws.t[i].dot(joint.M * ws.t[i]) / 2;
     t_parent = ws.t[i];
   }
-  // The rotors of the drives (spec §7): 1/2 G^2 Jm qd_i^2 each.
+  // The rotors of the drives (docs/csv.md): 1/2 G^2 Jm qd_i^2 each.
   if (model.has_rotors()) energy += model.rotor_inertia().dot(qd.cwiseAbs2()) / 2;
   return energy;
 }

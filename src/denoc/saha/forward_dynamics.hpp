@@ -96,9 +96,10 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
     const Vec3<S> p_v = linear(joint.p);
     n_hat = s * M_hat.A.col(2) + M_hat.K * p_v;
     f_hat = s * M_hat.K.row(2).transpose() + M_hat.C * p_v;
-    // m^_i = p_i^T M^_i p_i, Eq. (47), plus the rotor inertia G^2 Jm of the drive (spec §6): the
-    // diagonal entry i_ii of I gains it, and the reverse elimination of Eq. (53) takes each
-    // pivot m^_i with it, so psi_i (48) and the Schur complement of Eq. (50) use this m^_i.
+    // m^_i = p_i^T M^_i p_i, Eq. (47), plus the rotor inertia G^2 Jm of the drive
+    // (docs/robot-file.md): the diagonal entry i_ii of I gains it, and the reverse elimination of
+    // Eq. (53) takes each pivot m^_i with it, so psi_i (48) and the Schur complement of Eq. (50)
+    // use this m^_i.
     const S m_hat = joint_force(joint.p, n_hat, f_hat) + joint.rotor_inertia;
     Vec3<S> n = n_hat / m_hat, f = f_hat / m_hat;
     ws.m_hat[i] = m_hat;

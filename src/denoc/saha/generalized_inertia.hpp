@@ -156,7 +156,7 @@ const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, Cons
   } else {
     gim_in_base_frame(model, ws);
   }
-  // The rotor inertias G^2 Jm of the drives (spec §6) on the diagonal.
+  // The rotor inertias G^2 Jm of the drives (docs/robot-file.md) on the diagonal.
   if (model.has_rotors()) ws.gim.diagonal() += model.rotor_inertia();
   return ws.gim;
 }

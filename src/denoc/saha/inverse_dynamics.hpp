@@ -81,8 +81,8 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
 
 // The joint forces tau of Eq. (20), I(q) qdd + C(q, qd) qd, with gravity (through rho): the
 // forces that produce the motion (q, qd, qdd). O(n). Returns ws.tau.
-// With drives (spec §6), I includes the rotor inertia G^2 Jm on its diagonal, so tau_i gains
-// G^2 Jm qdd_i; friction is not included (friction_forces adds it).
+// With drives (docs/robot-file.md), I includes the rotor inertia G^2 Jm on its diagonal, so tau_i
+// gains G^2 Jm qdd_i; friction is not included (friction_forces adds it).
 template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
@@ -93,8 +93,8 @@ const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
   return ws.tau;
 }
 
-// Friction of the drives at the joints (spec §6): G^2 B qd_i + |G| Tc(qd_i), Tc(qd) the first
-// value for qd > 0, the second for qd < 0 and 0 at rest. Written into `out`.
+// Friction of the drives at the joints (docs/robot-file.md): G^2 B qd_i + |G| Tc(qd_i), Tc(qd) the
+// first value for qd > 0, the second for qd < 0 and 0 at rest. Written into `out`.
 template <typename S>
 void friction_forces(const Model<S>& model, ConstVectorRef<S> qd,
                      typename type_identity<Eigen::Ref<VecX<S>>>::type out) {

@@ -103,7 +103,7 @@ void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
     const Vec6<S> p = g.template head<6>();
     const Vec6<S> psi_hat = M_hat * p;
     // 1 / m^_i, with the rotor inertia G^2 Jm of a drive in the pivot as in
-    // articulated_body_masses (spec §6).
+    // articulated_body_masses (docs/robot-file.md).
     const S d = S(1) / (p.dot(psi_hat) + model.joint(i).rotor_inertia);
     const Vec3<S> c = g.template segment<3>(9);
     const Vec3<S> axis = p.template head<3>(), f = psi_hat.template tail<3>();

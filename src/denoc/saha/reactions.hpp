@@ -1,5 +1,5 @@
-// Joint reaction wrenches (spec §7) and the external wrench on the tool (spec §6), from the
-// DeNOC backward recursion of Saha (1999) Section 5.1.
+// Joint reaction wrenches (docs/csv.md) and the external wrench on the tool (docs/robot-file.md),
+// from the DeNOC backward recursion of Saha (1999) Section 5.1.
 //
 // gamma_i of Eq. (30) is the wrench that link i and everything outboard of it need, gravity
 // included through rho (Eq. 32), about C_i in J_i. Nothing else acts on that subchain but the
@@ -48,7 +48,7 @@ Vec6<S> tool_wrench_in_base(const Mat3<S>& R, const Vec6<S>& w_tool) {
   return w;
 }
 
-// The reaction wrench of every joint (spec §7) from gamma_i (after inverse_dynamics, and
+// The reaction wrench of every joint (docs/csv.md) from gamma_i (after inverse_dynamics, and
 // apply_tool_wrench if any): force f_i = f of gamma_i, and moment about the origin of K_i, the
 // frame whose z axis is joint i's (LinkSpec::reaction_frame), both expressed in K_i. Column i
 // of ws.reactions is [f_i; n_i]. With X = (R_x, p_x) placing K_i in J_i:

@@ -1,7 +1,7 @@
-// Joint forces given as samples t,tau1..taun (rfdsim --torques, spec §4): linear interpolation
-// between samples, the first sample held before it and the last held after it. The file is read
-// as the integration advances and samples it has passed are dropped, so memory does not grow
-// with the length of the file.
+// Joint forces given as samples t,tau1..taun (rfdsim --torques, docs/command-line.md): linear
+// interpolation between samples, the first sample held before it and the last held after it. The
+// file is read as the integration advances and samples it has passed are dropped, so memory does
+// not grow with the length of the file.
 #pragma once
 
 #include <istream>
@@ -13,7 +13,7 @@
 
 namespace denoc {
 
-// The header of a --wrench file (spec §6).
+// The header of a --wrench file (docs/robot-file.md).
 inline const std::vector<std::string> kWrenchHeader = {"t", "fx", "fy", "fz", "nx", "ny", "nz"};
 
 class SampledForces : public JointForces {

@@ -43,8 +43,8 @@ void ChainDynamics::evaluate(const State& x, double t) {
   power_in_ = tau_.dot(qd);
   power_friction_ = 0;
   if (model_.has_friction()) {
-    // The drives' friction G^2 B qd + |G| Tc(qd) (spec §6) opposes the joint forces: phi of
-    // Eq. (33) loses it. A locked joint's Coulomb force is the unknown that holds it.
+    // The drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md) opposes the joint forces: phi
+    // of Eq. (33) loses it. A locked joint's Coulomb force is the unknown that holds it.
     const bool stick_slip = friction_settings_.coulomb == CoulombModel::stick_slip;
     const double scale = friction_settings_.velocity_scale;
     for (int i = 0; i < n; ++i) {
@@ -65,7 +65,8 @@ void ChainDynamics::evaluate(const State& x, double t) {
     }
   }
   if (wrench_) {
-    // The environment's wrench on the tool: tau gains J^T w (spec §6), and its power is w . J qd.
+    // The environment's wrench on the tool: tau gains J^T w (docs/robot-file.md), and its power is
+    // w . J qd.
     wrench_->at(t, wrench_samples_);
     wrench_value_ = wrench_samples_;
     tool_jacobian(model_, ws_, q);

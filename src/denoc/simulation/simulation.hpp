@@ -42,7 +42,7 @@ class ZeroForces : public JointForces {
 
 using State = std::vector<double>;  // [q1..qn, qd1..qdn], optionally followed by [work, dissipated]
 
-// How Coulomb friction of the drives (spec §6) is simulated (rfdsim --coulomb).
+// How Coulomb friction of the drives (docs/robot-file.md) is simulated (rfdsim --coulomb).
 enum class CoulombModel {
   // Tc(qd) tanh(|qd| / v_s): smooth, so every integrator takes it; the friction falls short of
   // Tc by the factor tanh(|qd| / v_s) (under 0.1% above 3.8 v_s), and a joint that should stick
@@ -77,10 +77,10 @@ class ChainDynamics {
   JointForces& forces() { return forces_; }
   long evaluations() const { return evaluations_; }
 
-  // Spec §6-§7: the drives' friction (viscous always, Coulomb as `friction` says) and a wrench
-  // on the tool (t,fx..nz samples, base or tool frame; null for none) act besides tau. With a
-  // state of 2n + 2 entries the last two integrate the power put in (tau . qd and the wrench's)
-  // and the power friction takes out: the `work` and `dissipated` columns.
+  // docs/robot-file.md and docs/csv.md: the drives' friction (viscous always, Coulomb as `friction`
+  // says) and a wrench on the tool (t,fx..nz samples, base or tool frame; null for none) act
+  // besides tau. With a state of 2n + 2 entries the last two integrate the power put in (tau . qd
+  // and the wrench's) and the power friction takes out: the `work` and `dissipated` columns.
   void set_friction(const FrictionSettings& friction) { friction_settings_ = friction; }
   void set_tool_wrench(JointForces* wrench, bool in_tool_frame) {
     wrench_ = wrench;
@@ -152,9 +152,9 @@ class OutputTimes {
  public:
   OutputTimes(double t_end, double dt);  // t_end >= 0, dt > 0, count(t_end, dt) <= 1e15
   long size() const { return size_; }
-  // How many times there are, as a double so that any t_end / dt can be asked (spec §11 bounds
-  // it before anything runs): 0, dt, ... up to t_end, and t_end itself when dt does not divide
-  // it, so t_end < dt gives the two rows 0 and t_end.
+  // How many times there are, as a double so that any t_end / dt can be asked (docs/errors.md
+  // bounds it before anything runs): 0, dt, ... up to t_end, and t_end itself when dt does not
+  // divide it, so t_end < dt gives the two rows 0 and t_end.
   static double count(double t_end, double dt);
   double operator[](long k) const;
 
