@@ -306,6 +306,26 @@ void integrate_to_each_output(ChainDynamics& system, State& x, const OutputTimes
   }
 }
 
+// The first time in (t, t_new] past a stick-slip transition, to 1e-12 s, by bisection on the
+// step's dense output; the state there is left in x_out.
+template <typename DenseStepper>
+double locate_transition(ChainDynamics& system, DenseStepper& stepper, const State& x,
+                         const State& dxdt, double t, const State& x_new, const State& dxdt_new,
+                         double t_new, State& x_out) {
+  double lo = t, hi = t_new;
+  for (int iteration = 0; iteration < 100 && hi - lo > 1e-12; ++iteration) {
+    const double mid = lo + (hi - lo) / 2;
+    stepper.calc_state(mid, x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+    if (system.transition_due(x_out, mid)) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  stepper.calc_state(hi, x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+  return hi;
+}
+
 // Dormand-Prince 5(4) with step-size control, free-running except that steps end on the kinks
 // of the joint forces; the states at the output times in between come from its dense output
 // (the continuous extension of the last step).
@@ -348,18 +368,8 @@ void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
     if (last) t_new = stop;
     check_finite(x_new, t_new, n);
     if (stick_slip && system.transition_due(x_new, t_new)) {
-      // The first time in (t, t_new] past a transition, by bisection on the dense output.
-      double lo = t, hi = t_new;
-      for (int iteration = 0; iteration < 100 && hi - lo > 1e-12; ++iteration) {
-        const double mid = lo + (hi - lo) / 2;
-        controlled.stepper().calc_state(mid, x_out, x, dxdt, t, x_new, dxdt_new, t_new);
-        if (system.transition_due(x_out, mid)) {
-          hi = mid;
-        } else {
-          lo = mid;
-        }
-      }
-      controlled.stepper().calc_state(hi, x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+      const double hi = locate_transition(system, controlled.stepper(), x, dxdt, t, x_new, dxdt_new,
+                                          t_new, x_out);
       State x_event = x_out;
       for (; k < times.size() && times[k] < hi; ++k) {
         controlled.stepper().calc_state(times[k], x_out, x, dxdt, t, x_new, dxdt_new, t_new);
