@@ -12,31 +12,15 @@
 #include "denoc/denoc.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "support/random_chains.hpp"
 
 namespace {
 
 using namespace denoc;
 
-constexpr double kPi = 3.14159265358979323846;
-
+// About 30 % prismatic joints (the shared generator's rows).
 std::vector<DhLink<double>> random_rows(int n, std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<DhLink<double>> rows;
-  for (int i = 0; i < n; ++i) {
-    DhLink<double> r;
-    r.type = u(rng) < -0.4 ? JointType::prismatic : JointType::revolute;
-    r.a = 0.5 * u(rng);
-    r.b = 0.5 * u(rng);
-    r.alpha = kPi * u(rng);
-    r.theta = kPi * u(rng);
-    r.mass = 2 + u(rng);
-    r.com = Vec3<double>(0.2 * u(rng), 0.2 * u(rng), 0.2 * u(rng));
-    const Eigen::Quaterniond turn(u(rng), u(rng), u(rng), 1.0);
-    const Mat3<double> R = turn.normalized().toRotationMatrix();
-    r.inertia = R * Vec3<double>(0.05, 0.04, 0.07).asDiagonal() * R.transpose();
-    rows.push_back(r);
-  }
-  return rows;
+  return denoc_test::random_dh_rows(n, rng, 0.3);
 }
 
 Drive<double> random_drive(std::mt19937& rng) {

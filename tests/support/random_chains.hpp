@@ -110,17 +110,18 @@ class Generator {
 
 }  // namespace random_chains
 
-// A model straight from the caller's engine: mixed revolute/prismatic joints (about half each),
-// random DH rows, full inertia tensors (a random rotation of a diagonal one), gravity in an odd
-// direction.
-inline denoc::Model<double> random_chain(int n, denoc::DhConvention convention, std::mt19937& rng) {
+// Random DH rows straight from the caller's engine: a share `prismatic` of prismatic joints (in
+// expectation), random lengths and angles, full inertia tensors (a random rotation of a diagonal
+// one).
+inline std::vector<denoc::DhLink<double>> random_dh_rows(int n, std::mt19937& rng,
+                                                         double prismatic = 0.5) {
   using namespace denoc;
   constexpr double kPi = 3.14159265358979323846;
   std::uniform_real_distribution<double> u(-1, 1);
   std::vector<DhLink<double>> rows;
   for (int i = 0; i < n; ++i) {
     DhLink<double> r;
-    r.type = u(rng) < 0 ? JointType::prismatic : JointType::revolute;
+    r.type = u(rng) < 2 * prismatic - 1 ? JointType::prismatic : JointType::revolute;
     r.a = 0.5 * u(rng);
     r.b = 0.5 * u(rng);
     r.alpha = kPi * u(rng);
@@ -132,7 +133,13 @@ inline denoc::Model<double> random_chain(int n, denoc::DhConvention convention, 
     r.inertia = R * Vec3<double>(0.05, 0.04, 0.07).asDiagonal() * R.transpose();
     rows.push_back(r);
   }
-  return Model<double>(links_from_dh(convention, rows), Vec3<double>(1.3, -4.2, -8.1));
+  return rows;
+}
+
+// A model of such rows, about half of the joints prismatic, gravity in an odd direction.
+inline denoc::Model<double> random_chain(int n, denoc::DhConvention convention, std::mt19937& rng) {
+  return denoc::Model<double>(denoc::links_from_dh(convention, random_dh_rows(n, rng)),
+                              denoc::Vec3<double>(1.3, -4.2, -8.1));
 }
 
 }  // namespace denoc_test
