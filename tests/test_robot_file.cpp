@@ -7,6 +7,7 @@
 #include "denoc/denoc.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/io/yaml_document.hpp"
 
 namespace {
 
@@ -175,6 +176,84 @@ TEST(RobotFile, InertiaChecksWarnAcceptsPublishedSets) {
   EXPECT_NE(error_of(replaced(warn, "inertia_checks: warn", "inertia_checks: loose"))
                 .find("inertia_checks: expected strict or warn"),
             std::string::npos);
+}
+
+// The document tree the readers walk: what each event of the text becomes, with its line.
+TEST(YamlDocument, KeepsKindsOrderAndLines) {
+  const std::string text =
+      "b: 1.5\n"
+      "a: [x, '', 2]\n"
+      "empty:\n"
+      "tilde: ~\n"
+      "quoted: 'null'\n"
+      "inner:\n"
+      "  z: 3\n"
+      "  y: {k: v}\n";
+  const denoc::YamlDocument doc = denoc::load_yaml_document(text, "doc.yaml");
+  const denoc::YamlNode root = doc.root();
+  ASSERT_TRUE(root.is_map());
+  ASSERT_EQ(root.size(), 6u);
+  const char* const keys[] = {"b", "a", "empty", "tilde", "quoted", "inner"};
+  for (std::size_t k = 0; k < 6; ++k) {
+    EXPECT_EQ(root.key_at(k), keys[k]);  // the file's order, not a sorted one
+    EXPECT_EQ(root.key_line(k), static_cast<long>(k) + 1);
+  }
+  EXPECT_EQ(root["b"].scalar(), "1.5");
+  EXPECT_EQ(root["b"].line(), 1);
+  EXPECT_TRUE(root["a"].is_sequence());
+  EXPECT_EQ(root["a"].size(), 3u);
+  EXPECT_EQ(root["a"][0].scalar(), "x");
+  EXPECT_TRUE(root["a"][1].is_scalar());  // quoted empty text is text, not null
+  EXPECT_EQ(root["a"][2].scalar(), "2");
+  EXPECT_FALSE(root["a"][3]);  // past the end: no node
+  EXPECT_TRUE(root["empty"].is_null());
+  EXPECT_TRUE(root["tilde"].is_null());
+  EXPECT_TRUE(root["quoted"].is_scalar());
+  EXPECT_EQ(root["inner"]["z"].line(), 7);
+  EXPECT_EQ(root["inner"]["y"]["k"].scalar(), "v");
+  EXPECT_EQ(root["inner"]["y"].line(), 8);
+  EXPECT_FALSE(root["missing"]);
+  EXPECT_FALSE(root["b"]["not a map"]);
+  EXPECT_FALSE(root["inner"][0]);  // a map has no index
+}
+
+// An alias is the node its anchor names, not a copy: the same lines, and a --set change to the
+// shared block shows through every alias of it.
+TEST(YamlDocument, AliasesShareTheirNode) {
+  const std::string text =
+      "shared: &I {xx: 1, yy: 2}\n"
+      "links:\n"
+      "  - inertia: *I\n"
+      "  - inertia: *I\n";
+  denoc::YamlDocument doc = denoc::load_yaml_document(text, "doc.yaml");
+  const denoc::YamlNode links = doc.root()["links"];
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(links[i]["inertia"]["yy"].scalar(), "2");
+    EXPECT_EQ(links[i]["inertia"].line(), 1);  // the anchored block's own line
+  }
+  doc.set(links[1]["inertia"], "xx", "5");
+  doc.set(links[1]["inertia"], "zz", "7");  // a new key, after the others
+  const denoc::YamlNode shared = doc.root()["shared"];
+  EXPECT_EQ(shared["xx"].scalar(), "5");
+  EXPECT_EQ(shared["xx"].line(), 0);  // not from the text
+  ASSERT_EQ(shared.size(), 3u);
+  EXPECT_EQ(shared.key_at(2), "zz");
+  EXPECT_EQ(links[0]["inertia"]["zz"].scalar(), "7");
+}
+
+// Numbers are read as yaml-cpp's as<double> read them.
+TEST(YamlDocument, NumbersReadAsYamlCppReadThem) {
+  double x = 0;
+  EXPECT_TRUE(denoc::yaml_double("1e-3", x));
+  EXPECT_EQ(x, 1e-3);
+  EXPECT_TRUE(denoc::yaml_double("-.inf", x));
+  EXPECT_EQ(x, -HUGE_VAL);
+  EXPECT_TRUE(denoc::yaml_double(".NaN", x));
+  EXPECT_TRUE(std::isnan(x));
+  EXPECT_TRUE(denoc::yaml_double("2 ", x));  // trailing spaces are allowed
+  EXPECT_EQ(x, 2.0);
+  for (const char* bad : {"", " 2", "2x", "inf", "1,5", "0x", ".5.5"})
+    EXPECT_FALSE(denoc::yaml_double(bad, x)) << bad;
 }
 
 }  // namespace

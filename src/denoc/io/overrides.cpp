@@ -1,11 +1,10 @@
 #include "denoc/io/overrides.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <cctype>
 
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/yaml_document.hpp"
 
 namespace denoc {
 
@@ -15,11 +14,11 @@ bool is_name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
 }
 
-std::string describe(const YAML::Node& node) {
-  if (node.IsMap()) return "a map";
-  if (node.IsSequence()) return "a list of " + std::to_string(node.size());
-  if (node.IsNull()) return "empty";
-  return "'" + node.Scalar() + "'";
+std::string describe(const YamlNode& node) {
+  if (node.is_map()) return "a map";
+  if (node.is_sequence()) return "a list of " + std::to_string(node.size());
+  if (node.is_null()) return "empty";
+  return "'" + node.scalar() + "'";
 }
 
 // The key up to and including step `i`, for messages: links[2].inertia.
@@ -90,7 +89,7 @@ Override parse_override(const std::string& text) {
   return o;
 }
 
-void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
+void apply_overrides(YamlDocument& document, const std::vector<Override>& overrides,
                      const std::string& path) {
   for (const Override& o : overrides) {
     const std::vector<KeyStep> steps = parse_key(o.key);
@@ -98,42 +97,43 @@ void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
       const std::string where = i + 1 == steps.size() ? "" : prefix(steps, i) + ": ";
       throw InputError(path + ": --set " + o.key + ": " + where + what);
     };
-    // yaml-cpp's Node is a handle and assigning one node to another re-seats it, so the walk
-    // keeps handles by value and replaces the leaf through its parent: the new scalar has no
-    // line in the file, so the loader's messages about it name the key without a misleading line.
-    YAML::Node parent = root;
+    // The leaf is replaced through its parent by a new scalar with no line in the file, so the
+    // loader's messages about it name the key without a misleading line.
+    YamlNode parent = document.root();
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const bool last = i + 1 == steps.size();
       const std::string parent_name = i == 0 ? std::string("the file") : prefix(steps, i - 1);
-      YAML::Node child;
-      if (const auto* name = std::get_if<std::string>(&steps[i])) {
-        if (!parent.IsMap()) fail(i, "not a key here: " + parent_name + " is " + describe(parent));
+      const auto* name = std::get_if<std::string>(&steps[i]);
+      YamlNode child;
+      if (name) {
+        if (!parent.is_map()) fail(i, "not a key here: " + parent_name + " is " + describe(parent));
         child = parent[*name];
         if (!child) {
           if (!last) fail(i, "not in the file (an override sets a number; add the block first)");
-          parent[*name] = YAML::Node(o.value);  // a new key: the loader accepts or rejects it
+          document.set(parent, *name, o.value);  // a new key: the loader accepts or rejects it
           break;
         }
       } else {
         const std::size_t index = std::get<std::size_t>(steps[i]);
-        if (!parent.IsSequence()) fail(i, parent_name + " is " + describe(parent) + ", not a list");
+        if (!parent.is_sequence())
+          fail(i, parent_name + " is " + describe(parent) + ", not a list");
         if (index >= parent.size()) {
           fail(i, "no such entry: " + parent_name + " has " + std::to_string(parent.size()));
         }
         child = parent[index];
       }
       if (!last) {
-        parent.reset(child);
+        parent = child;
         continue;
       }
       double number = 0;
-      if (!child.IsScalar() || !parse_double(child.Scalar(), number)) {
+      if (!child.is_scalar() || !parse_double(child.scalar(), number)) {
         fail(i, "is " + describe(child) + " in the file, not a number");
       }
-      if (const auto* name = std::get_if<std::string>(&steps[i])) {
-        parent[*name] = YAML::Node(o.value);
+      if (name) {
+        document.set(parent, *name, o.value);
       } else {
-        parent[std::get<std::size_t>(steps[i])] = YAML::Node(o.value);
+        document.set(parent, std::get<std::size_t>(steps[i]), o.value);
       }
     }
   }

@@ -1,6 +1,6 @@
 // --set KEY=VALUE (docs/batches.md): one number of a robot file replaced by the path that error
 // messages use (links[2].mass, links[0].inertia.xx, gravity[2], initial.q[1], payload.mass, ...).
-// The override is applied to the parsed YAML tree before the robot file is read, so the loader
+// The override is applied to the parsed YAML document before the robot file is read, so the loader
 // checks the result exactly as it checks the file, and its messages name the key.
 #pragma once
 
@@ -8,11 +8,9 @@
 #include <variant>
 #include <vector>
 
-namespace YAML {
-class Node;
-}
-
 namespace denoc {
+
+class YamlDocument;
 
 struct Override {
   std::string key;    // e.g. "links[2].mass"
@@ -32,13 +30,13 @@ Override parse_override(const std::string& text);
 std::vector<KeyStep> parse_key(const std::string& key);
 
 // Applies the overrides in order (a later one for the same key wins) to a robot file's YAML
-// tree; `path` names the file in messages. Every step but the last must already be in the file:
-// a map key present, a list index within the list. The last step is either a number already in
-// the file, replaced, or a key absent from a map that is in the file, added (the loader then
-// accepts it or rejects it as an unknown key, as it would in the file). Throws InputError naming
-// the file and the key otherwise (a list, a map or text where a number is expected, an index out
-// of range, a block the file does not have).
-void apply_overrides(YAML::Node& root, const std::vector<Override>& overrides,
+// document (yaml_document.hpp); `path` names the file in messages. Every step but the last must
+// already be in the file: a map key present, a list index within the list. The last step is
+// either a number already in the file, replaced, or a key absent from a map that is in the file,
+// added (the loader then accepts it or rejects it as an unknown key, as it would in the file).
+// Throws InputError naming the file and the key otherwise (a list, a map or text where a number
+// is expected, an index out of range, a block the file does not have).
+void apply_overrides(YamlDocument& document, const std::vector<Override>& overrides,
                      const std::string& path);
 
 }  // namespace denoc

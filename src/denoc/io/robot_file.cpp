@@ -1,7 +1,5 @@
 #include "denoc/io/robot_file.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -30,42 +28,43 @@ class Reader {
  public:
   explicit Reader(std::string path) : path_(std::move(path)) {}
 
-  [[noreturn]] void fail(const std::string& key, const YAML::Node& node,
+  [[noreturn]] void fail(const std::string& key, const YamlNode& node,
                          const std::string& what) const {
+    fail_at(key, node.line(), what);
+  }
+
+  // `line` 0: a node not from the file (--set), whose message names no line.
+  [[noreturn]] void fail_at(const std::string& key, long line, const std::string& what) const {
     std::string message = path_ + ": " + key + ": " + what;
-    if (node.IsDefined() && node.Mark().line >= 0) {
-      message += " (line " + std::to_string(node.Mark().line + 1) + ")";
-    }
+    if (line > 0) message += " (line " + std::to_string(line) + ")";
     throw InputError(message);
   }
 
-  [[noreturn]] void fail_missing(const std::string& key, const YAML::Node& parent,
+  [[noreturn]] void fail_missing(const std::string& key, const YamlNode& parent,
                                  const std::string& what) const {
     std::string message = path_ + ": " + key + ": missing, " + what;
-    if (parent.Mark().line >= 0) {
-      message += " (in the block at line " + std::to_string(parent.Mark().line + 1) + ")";
+    if (parent.line() > 0) {
+      message += " (in the block at line " + std::to_string(parent.line()) + ")";
     }
     throw InputError(message);
   }
 
-  double number(const YAML::Node& node, const std::string& key) const {
-    if (!node.IsScalar()) fail(key, node, "expected a number");
+  double number(const YamlNode& node, const std::string& key) const {
+    if (!node.is_scalar()) fail(key, node, "expected a number");
     double value = 0;
-    try {
-      value = node.as<double>();
-    } catch (const YAML::Exception&) {
-      fail(key, node, "expected a number, found '" + node.Scalar() + "'");
+    if (!yaml_double(node.scalar(), value)) {
+      fail(key, node, "expected a number, found '" + node.scalar() + "'");
     }
-    if (!std::isfinite(value)) fail(key, node, "must be finite, found '" + node.Scalar() + "'");
+    if (!std::isfinite(value)) fail(key, node, "must be finite, found '" + node.scalar() + "'");
     return value;
   }
 
-  std::string text(const YAML::Node& node, const std::string& key) const {
-    if (!node.IsScalar()) fail(key, node, "expected text");
-    return node.Scalar();
+  std::string text(const YamlNode& node, const std::string& key) const {
+    if (!node.is_scalar()) fail(key, node, "expected text");
+    return node.scalar();
   }
 
-  std::string choice(const YAML::Node& node, const std::string& key,
+  std::string choice(const YamlNode& node, const std::string& key,
                      const std::set<std::string>& allowed) const {
     const std::string value = text(node, key);
     if (allowed.count(value)) return value;
@@ -75,8 +74,8 @@ class Reader {
     fail(key, node, "expected " + list + ", found '" + value + "'");
   }
 
-  VecX<double> vector(const YAML::Node& node, const std::string& key, std::size_t size) const {
-    if (!node.IsSequence())
+  VecX<double> vector(const YamlNode& node, const std::string& key, std::size_t size) const {
+    if (!node.is_sequence())
       fail(key, node, "expected a list of " + std::to_string(size) + " numbers");
     if (node.size() != size) {
       fail(key, node,
@@ -89,16 +88,16 @@ class Reader {
     return v;
   }
 
-  void check_keys(const YAML::Node& map, const std::string& where,
+  void check_keys(const YamlNode& map, const std::string& where,
                   const std::set<std::string>& allowed) const {
-    for (const auto& item : map) {
-      const std::string key = item.first.Scalar();
+    for (std::size_t k = 0; k < map.size(); ++k) {
+      const std::string& key = map.key_at(k);
       if (allowed.count(key)) continue;
       std::string list;
       for (const std::string& a : allowed)
         list += (list.empty() ? "" : ", ") + a;
-      fail(where.empty() ? key : where + "." + key, item.first,
-           "unknown key (expected one of " + list + ")");
+      fail_at(where.empty() ? key : where + "." + key, map.key_line(k),
+              "unknown key (expected one of " + list + ")");
     }
   }
 
@@ -115,9 +114,9 @@ struct InertiaChecks {
   std::vector<std::string> accepted;  // this link's problems, joined into one warning line
 };
 
-Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const std::string& key,
+Mat3<double> read_inertia(const Reader& reader, const YamlNode& node, const std::string& key,
                           InertiaChecks& checks) {
-  if (!node.IsMap()) reader.fail(key, node, "expected a map {xx, yy, zz, xy, xz, yz}");
+  if (!node.is_map()) reader.fail(key, node, "expected a map {xx, yy, zz, xy, xz, yz}");
   reader.check_keys(node, key, {"xx", "yy", "zz", "xy", "xz", "yz"});
   auto entry = [&](const char* name) {
     return node[name] ? reader.number(node[name], key + "." + name) : 0.0;
@@ -132,17 +131,17 @@ Mat3<double> read_inertia(const Reader& reader, const YAML::Node& node, const st
       xz, yz, zz;
   const InertiaProblem problem = inertia_problem(I);
   if (problem.kind == InertiaProblem::triangle && checks.warn) {
-    checks.accepted.push_back(key + ": " + problem.what + " (line " +
-                              std::to_string(node.Mark().line + 1) + ")");
+    checks.accepted.push_back(key + ": " + problem.what + " (line " + std::to_string(node.line()) +
+                              ")");
   } else if (problem.kind != InertiaProblem::none) {
     reader.fail(key, node, problem.what);
   }
   return I;
 }
 
-DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std::string& key,
+DhLink<double> read_link(const Reader& reader, const YamlNode& node, const std::string& key,
                          double angle_scale, std::string& name, InertiaChecks& checks) {
-  if (!node.IsMap()) reader.fail(key, node, "expected a map with joint, a, b, alpha, theta, ...");
+  if (!node.is_map()) reader.fail(key, node, "expected a map with joint, a, b, alpha, theta, ...");
   reader.check_keys(
       node, key,
       {"name", "joint", "a", "b", "d", "alpha", "theta", "mass", "com", "inertia", "drive"});
@@ -163,8 +162,7 @@ DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std
   if (!node["mass"]) reader.fail_missing(key + ".mass", node, "expected the link's mass in kg");
   link.mass = reader.number(node["mass"], key + ".mass");
   if (checks.warn && link.mass == 0) {
-    checks.accepted.push_back(key + ".mass: 0 (line " +
-                              std::to_string(node["mass"].Mark().line + 1) + ")");
+    checks.accepted.push_back(key + ".mass: 0 (line " + std::to_string(node["mass"].line()) + ")");
   } else if (!(link.mass > 0)) {
     reader.fail(key + ".mass", node["mass"],
                 checks.warn ? "must not be negative" : "must be positive");
@@ -177,15 +175,15 @@ DhLink<double> read_link(const Reader& reader, const YAML::Node& node, const std
 
 // The `drive` block of a link (docs/robot-file.md): Jm >= 0, G != 0, B >= 0, Tc one number T >= 0
 // (meaning [T, -T]) or [Tc+ >= 0, Tc- <= 0].
-Drive<double> read_drive(const Reader& reader, const YAML::Node& node, const std::string& key) {
-  if (!node.IsMap()) reader.fail(key, node, "expected a map with Jm, G, B, Tc");
+Drive<double> read_drive(const Reader& reader, const YamlNode& node, const std::string& key) {
+  if (!node.is_map()) reader.fail(key, node, "expected a map with Jm, G, B, Tc");
   reader.check_keys(node, key, {"Jm", "G", "B", "Tc"});
   Drive<double> drive;
   if (node["Jm"]) drive.Jm = reader.number(node["Jm"], key + ".Jm");
   if (node["G"]) drive.G = reader.number(node["G"], key + ".G");
   if (node["B"]) drive.B = reader.number(node["B"], key + ".B");
-  const YAML::Node tc = node["Tc"];
-  if (tc && tc.IsScalar()) {
+  const YamlNode tc = node["Tc"];
+  if (tc && tc.is_scalar()) {
     drive.Tc_pos = reader.number(tc, key + ".Tc");
     drive.Tc_neg = -drive.Tc_pos;
   } else if (tc) {
@@ -203,7 +201,7 @@ Drive<double> read_drive(const Reader& reader, const YAML::Node& node, const std
     case DriveProblem::B:
       reader.fail(key + ".B", node["B"], problem->what);
     case DriveProblem::Tc_pos:
-      if (tc.IsScalar()) reader.fail(key + ".Tc", tc, "must be >= 0 (N m)");
+      if (tc.is_scalar()) reader.fail(key + ".Tc", tc, "must be >= 0 (N m)");
       reader.fail(key + ".Tc[0]", tc[0], problem->what);
     case DriveProblem::Tc_neg:
       reader.fail(key + ".Tc[1]", tc[1], problem->what);
@@ -212,8 +210,8 @@ Drive<double> read_drive(const Reader& reader, const YAML::Node& node, const std
 }
 
 // The `tool` block (docs/robot-file.md): xyz in m, rpy in angle_unit about fixed X, Y, Z (as URDF).
-Transform<double> read_tool(const Reader& reader, const YAML::Node& node, double angle_scale) {
-  if (!node.IsMap()) reader.fail("tool", node, "expected a map with xyz and rpy");
+Transform<double> read_tool(const Reader& reader, const YamlNode& node, double angle_scale) {
+  if (!node.is_map()) reader.fail("tool", node, "expected a map with xyz and rpy");
   reader.check_keys(node, "tool", {"xyz", "rpy"});
   Transform<double> tool;
   if (node["xyz"]) tool.p = reader.vector(node["xyz"], "tool.xyz", 3);
@@ -224,8 +222,8 @@ Transform<double> read_tool(const Reader& reader, const YAML::Node& node, double
 }
 
 // The `payload` block (docs/robot-file.md): mass > 0, com and inertia in the tool frame.
-Payload<double> read_payload(const Reader& reader, const YAML::Node& node) {
-  if (!node.IsMap()) reader.fail("payload", node, "expected a map with mass, com, inertia");
+Payload<double> read_payload(const Reader& reader, const YamlNode& node) {
+  if (!node.is_map()) reader.fail("payload", node, "expected a map with mass, com, inertia");
   reader.check_keys(node, "payload", {"mass", "com", "inertia"});
   Payload<double> payload;
   if (!node["mass"]) reader.fail_missing("payload.mass", node, "expected the payload's mass in kg");
@@ -248,8 +246,8 @@ VecX<double> to_si(const VecX<double>& v, const std::vector<DhLink<double>>& dh,
   return si;
 }
 
-void read_initial(const Reader& reader, const YAML::Node& node, RobotFile& robot) {
-  if (!node.IsMap()) reader.fail("initial", node, "expected a map with q and qd");
+void read_initial(const Reader& reader, const YamlNode& node, RobotFile& robot) {
+  if (!node.is_map()) reader.fail("initial", node, "expected a map with q and qd");
   reader.check_keys(node, "initial", {"q", "qd"});
   const std::size_t n = robot.dh.size();
   if (node["q"]) {
@@ -261,8 +259,8 @@ void read_initial(const Reader& reader, const YAML::Node& node, RobotFile& robot
   }
 }
 
-void read_trajectory(const Reader& reader, const YAML::Node& node, RobotFile& robot) {
-  if (!node.IsMap()) reader.fail("trajectory", node, "expected a map");
+void read_trajectory(const Reader& reader, const YamlNode& node, RobotFile& robot) {
+  if (!node.is_map()) reader.fail("trajectory", node, "expected a map");
   reader.check_keys(node, "trajectory", {"type", "duration", "samples", "from", "to"});
   if (node["type"]) reader.choice(node["type"], "trajectory.type", {"cycloidal"});
   for (const char* key : {"duration", "samples", "from", "to"}) {
@@ -285,8 +283,8 @@ void read_trajectory(const Reader& reader, const YAML::Node& node, RobotFile& ro
 
 // `base: {xyz: [x, y, z], rpy: [roll, pitch, yaw]}`: the DH frame 0 in the base frame, rotated
 // by Rz(yaw) Ry(pitch) Rx(roll) as in URDF, the angles in angle_unit (README, "Export").
-Transform<double> read_base(const Reader& reader, const YAML::Node& node, double angle_scale) {
-  if (!node.IsMap()) reader.fail("base", node, "expected a map {xyz: [x, y, z], rpy: [r, p, y]}");
+Transform<double> read_base(const Reader& reader, const YamlNode& node, double angle_scale) {
+  if (!node.is_map()) reader.fail("base", node, "expected a map {xyz: [x, y, z], rpy: [r, p, y]}");
   reader.check_keys(node, "base", {"xyz", "rpy"});
   Transform<double> base;
   if (node["xyz"]) base.p = reader.vector(node["xyz"], "base.xyz", 3);
@@ -306,7 +304,7 @@ RobotFile parse_robot_file(const std::string& text, const std::string& path,
 namespace {
 
 // name, source, dh and angle_unit into `robot`; the gravity vector returned.
-Vec3<double> read_header(const Reader& reader, const YAML::Node& root, RobotFile& robot) {
+Vec3<double> read_header(const Reader& reader, const YamlNode& root, RobotFile& robot) {
   if (root["name"]) robot.name = reader.text(root["name"], "name");
   if (root["source"]) robot.source = reader.text(root["source"], "source");
   if (root["dh"] && reader.choice(root["dh"], "dh", {"standard", "modified"}) == "modified") {
@@ -323,10 +321,10 @@ Vec3<double> read_header(const Reader& reader, const YAML::Node& root, RobotFile
 
 // The `links` list into robot.dh and robot.link_names, under inertia_checks: strict (default)
 // or warn (published parameter sets: one warning line per link that no rigid body has).
-void read_links(const Reader& reader, const YAML::Node& root, RobotFile& robot) {
-  const YAML::Node links = root["links"];
+void read_links(const Reader& reader, const YamlNode& root, RobotFile& robot) {
+  const YamlNode links = root["links"];
   if (!links) reader.fail_missing("links", root, "expected a list of links, base to tip");
-  if (!links.IsSequence() || links.size() == 0) {
+  if (!links.is_sequence() || links.size() == 0) {
     reader.fail("links", links, "expected a non-empty list of links, base to tip");
   }
   InertiaChecks checks;
@@ -351,7 +349,7 @@ void read_links(const Reader& reader, const YAML::Node& root, RobotFile& robot) 
 }
 
 // The links' drives into robot.drives and into `specs`.
-void read_drives(const Reader& reader, const YAML::Node& links, RobotFile& robot,
+void read_drives(const Reader& reader, const YamlNode& links, RobotFile& robot,
                  std::vector<LinkSpec<double>>& specs) {
   for (std::size_t i = 0; i < links.size(); ++i) {
     const std::string key = "links[" + std::to_string(i) + "].drive";
@@ -363,13 +361,14 @@ void read_drives(const Reader& reader, const YAML::Node& links, RobotFile& robot
 
 }  // namespace
 
-RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
+RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
                            const std::vector<Override>& overrides) {
   const Reader reader(path);
-  if (!root.IsMap()) {
+  if (!document.root().is_map()) {
     throw InputError(path + ":1: expected a YAML map with a `links` list");
   }
-  apply_overrides(root, overrides, path);  // --set: checked below exactly as the file is
+  apply_overrides(document, overrides, path);  // --set: checked below exactly as the file is
+  const YamlNode root = document.root();
   reader.check_keys(root, "",
                     {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
                      "trajectory", "tool", "payload", "base", "inertia_checks"});

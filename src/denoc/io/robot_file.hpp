@@ -77,9 +77,9 @@ RobotFile load_robot_file(const std::string& path, const std::vector<Override>& 
 RobotFile parse_robot_file(const std::string& text, const std::string& path,
                            const std::vector<Override>& overrides = {});
 
-// The same from a YAML tree already built (no lines to name in messages): the URDF reader's
-// --set checks its chain's numbers through this.
-RobotFile parse_robot_tree(YAML::Node root, const std::string& path,
+// The same from a YAML document already built (yaml_document.hpp; one built in memory has no
+// lines to name in messages): the URDF reader's --set checks its chain's numbers through this.
+RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
                            const std::vector<Override>& overrides = {});
 
 }  // namespace denoc

@@ -21,6 +21,7 @@
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
 #include "denoc/io/number.hpp"
+#include "denoc/io/yaml_document.hpp"
 
 namespace denoc {
 
@@ -566,7 +567,7 @@ void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
                              named && (links[i].mass > 0 || fields[i].count("mass"))));
   }
   root["links"] = list;
-  const RobotFile checked = parse_robot_tree(root, robot.path, overrides);
+  const RobotFile checked = parse_robot_tree(yaml_document_from_tree(root), robot.path, overrides);
   for (std::size_t i = 0; i < links.size(); ++i) {
     const DhLink<double>& row = checked.dh[i];
     if (fields[i].count("mass")) links[i].mass = row.mass;
