@@ -136,7 +136,7 @@ void expect_no_allocation(int n) {
   const denoc::Model<S> model = chain<S>(n);
   denoc::Workspace<S> ws(model);
   denoc::GibbsAppellWorkspace<S> ga(model);
-  denoc::FixmanWorkspace<S> fx(model.dof());
+  denoc::FixmanWorkspace<S> fx(model);
   const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
   const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
   const denoc::VecX<S> qdd = denoc::VecX<S>::LinSpaced(n, S(2), S(1));
@@ -314,6 +314,43 @@ long bytes_of_linear_routes(int n) {
     EXPECT_EQ(ws.gim.rows(), n);  // sized by the route that forms it
     EXPECT_EQ(ws.gim.cols(), n);
   });
+}
+
+// The extended Fixman routes bordered for point masses and thin rods (docs/fixman.md): links that
+// alternate between the two.
+template <typename S>
+void expect_no_allocation_bordered(int n) {
+  std::vector<denoc::DhLink<S>> rows;
+  for (int i = 0; i < n; ++i) {
+    denoc::DhLink<S> row;
+    row.type = i % 3 == 2 ? denoc::JointType::prismatic : denoc::JointType::revolute;
+    row.a = S(0.3), row.b = S(0.05), row.alpha = i % 2 ? S(M_PI / 3) : S(-M_PI / 4), row.mass = 1;
+    row.com = denoc::Vec3<S>(S(-0.15), S(0.02), 0);
+    if (i % 2) row.inertia = denoc::Vec3<S>(0, S(0.01), S(0.01)).asDiagonal();  // a rod along x
+    rows.push_back(row);
+  }
+  const denoc::Model<S> model(denoc::links_from_dh(denoc::DhConvention::standard, rows));
+  denoc::Workspace<S> ws(model);
+  denoc::FixmanWorkspace<S> fx(model);
+  ASSERT_TRUE(fx.bordered);
+  const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
+  const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
+  S sink = 0;
+  EXPECT_EQ(allocations_after_first([&] { sink += denoc::fixman_solve(model, fx, q, qd)[0]; }), 0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::fixman_inverse_inertia(model, fx, q)(0, 0); }),
+      0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::forward_dynamics_fixman(model, ws, fx, q, qd, qd)[0]; }),
+            0);
+  EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
+}
+
+TEST(Allocations, NoneInTheBorderedFixmanRoutes) {
+  for (int n : {1, 6, 40}) {
+    expect_no_allocation_bordered<double>(n);
+    expect_no_allocation_bordered<float>(n);
+  }
 }
 
 TEST(Allocations, LinearRoutesTakeLinearMemory) {

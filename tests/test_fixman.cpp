@@ -95,7 +95,7 @@ TEST(Fixman, SolveAgreesWithMassMatrix) {
     const Model<double> model = c.chain.model();
     ASSERT_TRUE(denoc::fixman_supports(model)) << denoc::fixman_unsupported_reason(model);
     Workspace<double> ws(model);
-    FixmanWorkspace<double> fx(model.dof());
+    FixmanWorkspace<double> fx(model);
     const MatX<double> M = denoc::generalized_inertia(model, ws, c.q);
     const VecX<double> x_ref = M.llt().solve(c.b);
     const VecX<double> x = denoc::fixman_solve(model, fx, c.q, c.b);
@@ -112,7 +112,7 @@ TEST(Fixman, InverseInertiaIsTheInverse) {
   for (const Case& c : cases()) {
     const Model<double> model = c.chain.model();
     Workspace<double> ws(model);
-    FixmanWorkspace<double> fx(model.dof());
+    FixmanWorkspace<double> fx(model);
     const int n = c.chain.dof();
     const MatX<double> M = denoc::generalized_inertia(model, ws, c.q);
     const MatX<double> M_inv_gim = denoc::inverse_generalized_inertia(model, ws, c.q);
@@ -131,7 +131,7 @@ TEST(Fixman, ForwardDynamicsAgreesWithUdu) {
   for (const Case& c : cases()) {
     const Model<double> model = c.chain.model();
     Workspace<double> ws(model);
-    FixmanWorkspace<double> fx(model.dof());
+    FixmanWorkspace<double> fx(model);
     const VecX<double> qdd_udu = denoc::forward_dynamics(model, ws, c.q, c.qd, c.tau);
     const VecX<double>& result = denoc::forward_dynamics_fixman(model, ws, fx, c.q, c.qd, c.tau);
     EXPECT_EQ(&result, &fx.qdd);
@@ -154,7 +154,7 @@ TEST(Fixman, FactorOnceApplyMany) {
   const Chain chain = gen.chain(DhConvention::modified, 9, JointMix::mixed, "n=9");
   const Model<double> model = chain.model();
   Workspace<double> ws(model);
-  FixmanWorkspace<double> fx(model.dof());
+  FixmanWorkspace<double> fx(model);
   const VecX<double> q = gen.positions(chain);
   const MatX<double> M = denoc::generalized_inertia(model, ws, q);
   ASSERT_TRUE(denoc::fixman_factor(model, fx, q));
@@ -175,9 +175,9 @@ TEST(Fixman, FloatAgreesWithDouble) {
     const Model<double> model = c.chain.model();
     const Model<float> model_f = model.cast<float>();
     Workspace<double> ws(model);
-    FixmanWorkspace<double> fx(model.dof());
+    FixmanWorkspace<double> fx(model);
     Workspace<float> ws_f(model_f);
-    FixmanWorkspace<float> fx_f(model_f.dof());
+    FixmanWorkspace<float> fx_f(model_f);
     const VecX<float> q_f = c.q.cast<float>(), qd_f = c.qd.cast<float>(),
                       tau_f = c.tau.cast<float>(), b_f = c.b.cast<float>();
     const VecX<double> q = q_f.cast<double>(), qd = qd_f.cast<double>(), tau = tau_f.cast<double>(),
@@ -238,7 +238,7 @@ TEST(Fixman, SoftBlockOfUnconstrainedMassMatrixIsM) {
       const Chain chain = gen.chain(convention, n, JointMix::mixed, "n=" + std::to_string(n));
       const Model<double> model = chain.model();
       Workspace<double> ws(model);
-      FixmanWorkspace<double> fx(model.dof());
+      FixmanWorkspace<double> fx(model);
       const VecX<double> q = gen.positions(chain);
       ASSERT_TRUE(denoc::fixman_factor(model, fx, q));
       MatX<double> H = MatX<double>::Zero(6 * n, 6 * n);
@@ -261,9 +261,11 @@ TEST(Fixman, SoftBlockOfUnconstrainedMassMatrixIsM) {
   }
 }
 
-// How close to a thin rod a link may be: with the smallest principal moment a fraction `ratio`
-// of the others, the solve loses about 100 eps / ratio (the free body's inertia is inverted in
-// Eq. 20); fixman_supports draws the line at ratio sqrt(eps).
+// Links whose inertia about the mass centre is singular or nearly so (docs/fixman.md, "Point
+// masses and thin rods"): twelve rods whose axial moment is a fraction `ratio` of the others.
+// Above 1e-2 the free body is inverted whole and the solve loses about 100 eps / ratio (Eq. 20);
+// from there down to a rod with no axial moment at all the axis is a null axis of the bordered
+// solve, which loses nothing to the ratio.
 TEST(Fixman, NearlySingularLinkInertia) {
   auto rods = [](double ratio) {
     std::vector<denoc::DhLink<double>> rows;
@@ -280,55 +282,134 @@ TEST(Fixman, NearlySingularLinkInertia) {
   };
   const VecX<double> q = VecX<double>::LinSpaced(12, -1, 1.3),
                      b = VecX<double>::LinSpaced(12, 1, -2);
-  for (double ratio : {1e-2, 1e-4, 1e-6}) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (double ratio : {0.3, 0.03, 3e-3, 1e-6, 1e-8, 1e-14, 0.0}) {
     const Model<double> model = rods(ratio);
     EXPECT_TRUE(denoc::fixman_supports(model)) << ratio;
     Workspace<double> ws(model);
-    FixmanWorkspace<double> fx(model.dof());
+    FixmanWorkspace<double> fx(model);
+    EXPECT_EQ(fx.bordered, ratio < 1e-2) << ratio;
     const VecX<double> x_ref = denoc::generalized_inertia(model, ws, q).llt().solve(b);
     const VecX<double> x = denoc::fixman_solve(model, fx, q, b);
     std::printf("[fixman] inertia ratio %.0e: solve rel error %.1e\n", ratio, relative(x, x_ref));
-    EXPECT_LE(relative(x, x_ref), 1e3 * std::numeric_limits<double>::epsilon() / ratio) << ratio;
+    const double bound = fx.bordered ? 1e-13 : 1e3 * eps / ratio;
+    EXPECT_LE(relative(x, x_ref), bound) << ratio;
   }
-  EXPECT_FALSE(denoc::fixman_supports(rods(1e-9)));
-  EXPECT_NE(denoc::fixman_unsupported_reason(rods(1e-9)).find("link 1"), std::string::npos);
 }
 
-// The shipped robots: the Stanford arm agrees with the DeNOC routes; the planar arm's links are
-// thin rods (no inertia about their axes), which the method cannot treat: fixman_supports says
-// so, names the link, and the routes return NaN rather than a wrong number.
-TEST(Fixman, ShippedRobots) {
-  const denoc::RobotFile stanford = denoc::load_robot_file(DENOC_ROBOTS_DIR "/stanford.yaml");
-  const Model<double>& model = stanford.model;
-  ASSERT_TRUE(denoc::fixman_supports(model));
-  Workspace<double> ws(model);
-  FixmanWorkspace<double> fx(model.dof());
-  const int n = model.dof();
-  for (int s = 0; s < 5; ++s) {
-    const VecX<double> q = VecX<double>::LinSpaced(n, -1.0 + 0.3 * s, 1.2 - 0.2 * s);
-    const VecX<double> qd = VecX<double>::LinSpaced(n, 0.5, -0.7);
-    const VecX<double> tau = VecX<double>::LinSpaced(n, 3.0, -2.0);
-    const MatX<double> M_inv = denoc::inverse_generalized_inertia(model, ws, q);
-    EXPECT_LE(relative(denoc::fixman_inverse_inertia(model, fx, q), M_inv), 1e-12);
-    const VecX<double> qdd = denoc::forward_dynamics(model, ws, q, qd, tau);
-    EXPECT_LE(relative(denoc::forward_dynamics_fixman(model, ws, fx, q, qd, tau), qdd), 1e-12);
+// A random chain whose links are, at random, point masses (no inertia about the mass centre),
+// thin rods along a random axis (none about it), or full bodies.
+Chain with_degenerate_links(Chain chain, Generator& gen) {
+  for (denoc::DhLink<double>& link : chain.dh) {
+    const double pick = gen.uniform(0, 1);
+    if (pick < 0.4) {
+      link.inertia.setZero();
+    } else if (pick < 0.8) {
+      const Vec3<double> axis = Vec3<double>(gen.normal(), gen.normal(), gen.normal()).normalized();
+      const double length = gen.uniform(0.1, 0.9);
+      link.inertia = link.mass * length * length / 12 *
+                     (denoc::Mat3<double>::Identity() - axis * axis.transpose());
+    }
   }
+  return chain;
+}
 
-  const denoc::RobotFile planar = denoc::load_robot_file(DENOC_ROBOTS_DIR "/planar3.yaml");
-  EXPECT_FALSE(denoc::fixman_supports(planar.model));
-  const std::string reason = denoc::fixman_unsupported_reason(planar.model);
-  EXPECT_NE(reason.find("link 1"), std::string::npos) << reason;
-  EXPECT_NE(reason.find("thin rod"), std::string::npos) << reason;
-  Workspace<double> ws_planar(planar.model);
-  FixmanWorkspace<double> fx_planar(planar.model.dof());
-  const VecX<double> q = VecX<double>::Constant(3, 0.3);
-  EXPECT_FALSE(denoc::fixman_factor(planar.model, fx_planar, q));
-  EXPECT_TRUE(denoc::fixman_solve(planar.model, fx_planar, q, q).array().isNaN().all());
-  EXPECT_TRUE(denoc::fixman_inverse_inertia(planar.model, fx_planar, q).array().isNaN().all());
-  EXPECT_TRUE(denoc::forward_dynamics_fixman(planar.model, ws_planar, fx_planar, q, q, q)
-                  .array()
-                  .isNaN()
-                  .all());
+// Point masses and thin rods (Lee et al. §2, docs/fixman.md): the bordered solve against the
+// Cholesky factor of the composite-body GIM, M^-1 against the inverse GIM and the forward dynamics
+// against U D U^T, on random chains of 1 to 30 joints of every kind, both DH conventions, and on
+// chains of point masses only.
+TEST(Fixman, PointMassesAndThinRods) {
+  Worst solve("bordered fixman_solve vs LLT(M), rel", 1e-10);
+  Worst residual("|M x - b| / (|M| |x|)", 1e-12);
+  Worst inverse("fixman_inverse_inertia * M - 1, abs", 1e-9);
+  Worst dynamics("forward_dynamics_fixman vs udu, rel", 1e-10);
+  Generator gen(20261125u);
+  for (DhConvention convention : {DhConvention::standard, DhConvention::modified}) {
+    for (int n = 1; n <= 30; ++n) {
+      for (bool points_only : {false, true}) {
+        const std::string name = std::string(points_only ? "points " : "mixed ") +
+                                 (convention == DhConvention::standard ? "std" : "mod") +
+                                 " n=" + std::to_string(n);
+        Chain chain = with_degenerate_links(gen.chain(convention, n, JointMix::mixed, name), gen);
+        if (points_only)
+          for (denoc::DhLink<double>& link : chain.dh)
+            link.inertia.setZero();
+        const Model<double> model = chain.model();
+        ASSERT_TRUE(denoc::fixman_supports(model)) << denoc::fixman_unsupported_reason(model);
+        Workspace<double> ws(model);
+        FixmanWorkspace<double> fx(model);
+        const VecX<double> q = gen.positions(chain), qd = gen.vector(n, 2.0),
+                           tau = gen.vector(n, 20.0), b = gen.vector(n, 1.0);
+        const MatX<double> M = denoc::generalized_inertia(model, ws, q);
+        const VecX<double> x = denoc::fixman_solve(model, fx, q, b);
+        solve.check(relative(x, VecX<double>(M.llt().solve(b))), name);
+        residual.check(max_abs(M * x - b) / (max_abs(M) * max_abs(x)), name);
+        const MatX<double> M_inv = denoc::fixman_inverse_inertia(model, fx, q);
+        inverse.check(max_abs(M_inv * M - MatX<double>::Identity(n, n)), name);
+        const VecX<double> qdd_udu = denoc::forward_dynamics(model, ws, q, qd, tau);
+        dynamics.check(relative(denoc::forward_dynamics_fixman(model, ws, fx, q, qd, tau), qdd_udu),
+                       name);
+      }
+    }
+  }
+}
+
+// The bordered solve in float against double, on chains of point masses and rods.
+TEST(Fixman, PointMassesFloatAgreesWithDouble) {
+  Worst solve("bordered fixman_solve float vs double, rel", 2e-3);
+  Generator gen(77);
+  for (int n = 1; n <= 12; ++n) {
+    const Chain chain = with_degenerate_links(
+        gen.chain(DhConvention::modified, n, JointMix::mixed, "n=" + std::to_string(n)), gen);
+    const Model<double> model = chain.model();
+    const Model<float> model_f = model.cast<float>();
+    FixmanWorkspace<double> fx(model);
+    FixmanWorkspace<float> fx_f(model_f);
+    const VecX<float> q_f = gen.positions(chain).cast<float>(),
+                      b_f = gen.vector(n, 1.0).cast<float>();
+    const VecX<double> x = denoc::fixman_solve(model, fx, q_f.cast<double>(), b_f.cast<double>());
+    solve.check(
+        relative(VecX<double>(denoc::fixman_solve(model_f, fx_f, q_f, b_f).cast<double>()), x),
+        chain.name);
+  }
+}
+
+// What the derivation shows cannot work: a chain whose mass matrix is singular (a point mass on
+// the axis of its own revolute joint, so that the joint moves no mass). The bordered factor
+// finds a vanishing pivot and the routes return NaN, as the DeNOC ones fail their factor.
+TEST(Fixman, SingularMassMatrixFailsTheFactor) {
+  std::vector<denoc::DhLink<double>> rows(2);
+  rows[0].a = 0.5, rows[0].mass = 1, rows[0].com = Vec3<double>(-0.5, 0, 0);
+  rows[1].a = 0, rows[1].mass = 1, rows[1].com = Vec3<double>::Zero();  // on joint 2's axis
+  const Model<double> model(denoc::links_from_dh(DhConvention::standard, rows));
+  FixmanWorkspace<double> fx(model);
+  ASSERT_TRUE(fx.bordered);
+  const VecX<double> q = VecX<double>::Constant(2, 0.3);
+  EXPECT_FALSE(denoc::fixman_factor(model, fx, q));
+  EXPECT_TRUE(denoc::fixman_solve(model, fx, q, q).array().isNaN().all());
+}
+
+// The shipped robots: the Stanford arm and the planar arm (thin rods, no inertia about their
+// axes) agree with the DeNOC routes.
+TEST(Fixman, ShippedRobots) {
+  for (const char* file : {"/stanford.yaml", "/planar3.yaml"}) {
+    const denoc::RobotFile robot = denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + file);
+    const Model<double>& model = robot.model;
+    ASSERT_TRUE(denoc::fixman_supports(model)) << denoc::fixman_unsupported_reason(model);
+    Workspace<double> ws(model);
+    FixmanWorkspace<double> fx(model);
+    const int n = model.dof();
+    for (int s = 0; s < 5; ++s) {
+      const VecX<double> q = VecX<double>::LinSpaced(n, -1.0 + 0.3 * s, 1.2 - 0.2 * s);
+      const VecX<double> qd = VecX<double>::LinSpaced(n, 0.5, -0.7);
+      const VecX<double> tau = VecX<double>::LinSpaced(n, 3.0, -2.0);
+      const MatX<double> M_inv = denoc::inverse_generalized_inertia(model, ws, q);
+      EXPECT_LE(relative(denoc::fixman_inverse_inertia(model, fx, q), M_inv), 1e-12) << file;
+      const VecX<double> qdd = denoc::forward_dynamics(model, ws, q, qd, tau);
+      EXPECT_LE(relative(denoc::forward_dynamics_fixman(model, ws, fx, q, qd, tau), qdd), 1e-12)
+          << file;
+    }
+  }
 }
 
 }  // namespace

@@ -62,17 +62,19 @@ TEST(ReproduceMataTable5, DoublePrecisionRoutesAgree) {
 }
 
 // Saha (1999) §6.1, Fig. 6: released from rest stretched along +X, joint 1 first swings
-// negative (downwards), by every route that applies (the extended Fixman method needs every
-// link's inertia invertible, and planar3's links are slender rods with I_xx = 0: it gives NaN).
+// negative (downwards), by every route (planar3's links are slender rods with I_xx = 0, which the
+// extended Fixman method borders: docs/fixman.md).
 TEST(ReproduceSaha, Planar3FreeFallStartsWithJointOneNegative) {
   const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/planar3.yaml");
   Dynamics<double> dynamics(robot.model);
   const VecX<double> q = robot.initial_q.value(), zero = VecX<double>::Zero(3);
-  for (Route r : {Route::udu, Route::cholesky, Route::gibbs_appell}) {
+  const VecX<double> qdd_udu = forward_dynamics(Route::udu, dynamics, q, zero, zero);
+  for (Route r : forward_dynamics_routes()) {
     const VecX<double> qdd = forward_dynamics(r, dynamics, q, zero, zero);
     EXPECT_LT(qdd[0], -1.0) << route_name(r);
+    EXPECT_LT((qdd - qdd_udu).cwiseAbs().maxCoeff(), 1e-12 * qdd_udu.cwiseAbs().maxCoeff())
+        << route_name(r);
   }
-  EXPECT_FALSE(fixman_supports(robot.model) && fixman_factor(robot.model, dynamics.fixman(), q));
 }
 
 // Lee et al. (2007) §4.3: the mass-centre frames of robots/polyalanine7.yaml at beta_1 = 0,
@@ -98,8 +100,8 @@ TEST(ReproduceLeePolypeptide, MassCentreFrames) {
 // The polypeptide inertia matrix: the geometry is not fully specified (the side atoms' bond
 // lengths and the rotational inertia the paper sums are not given), and the Appendix's M_poly
 // is not reproduced. Pinned: what the file's atoms give (the same digits came from a point-mass
-// computation in Python; InertiaMatrixEqualsTheAtoms below does it here), the inverse times M
-// the identity, and the distance from the Appendix.
+// computation in Python; InertiaMatrixEqualsTheAtoms below does it here), the Fixman inverse
+// times M the identity, and the distance from the Appendix.
 TEST(ReproduceLeePolypeptide, InertiaMatrixPinned) {
   const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/polyalanine7.yaml");
   const PolypeptideResult r = polypeptide_at_lee_configuration(robot);
@@ -108,10 +110,10 @@ TEST(ReproduceLeePolypeptide, InertiaMatrixPinned) {
   EXPECT_NEAR(r.M(2, 5), 196.775, 1e-3);
   EXPECT_NEAR(r.M(3, 3), 270.405, 1e-3);
   EXPECT_NEAR(r.M(6, 6), 32.150, 1e-3);
-  EXPECT_TRUE((r.M * r.Minv).isApprox(MatX<double>::Identity(7, 7), 1e-10));
-  // The extended Fixman method cannot run: the C' + O and N + H units are two atoms each, whose
-  // inertia about the line through them is zero, and Eq. (9) needs every unit's inverse.
-  EXPECT_FALSE(r.fixman);
+  // M^-1 by the extended Fixman method: the C' + O and N + H units are two atoms each, with no
+  // inertia about the line through them, which the route borders (docs/fixman.md).
+  EXPECT_TRUE((r.M * r.Minv).isApprox(MatX<double>::Identity(7, 7), 1e-12));
+  EXPECT_TRUE(r.Minv.isApprox(MatX<double>(r.M.inverse()), 1e-12));
   const double relative = (r.M - lee_M()).norm() / lee_M().norm();
   std::cout << "[polypeptide] ||M - M_Appendix|| / ||M_Appendix|| = " << relative << "\n";
   EXPECT_GT(relative, 0.5);

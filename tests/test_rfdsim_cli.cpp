@@ -131,8 +131,8 @@ TEST_F(RfdsimCli, AlgorithmsAndMethodsAgree) {
 }
 
 // docs/command-line.md: the four forward-dynamics routes integrate the same motion of the Stanford
-// arm (whose links all have full inertia tensors, as the Fixman route needs); planar3's thin rods
-// are refused by the Fixman route with exit 2, before any output.
+// arm and of planar3 (thin rods, which the Fixman route borders); a robot with drives' rotors is
+// refused by the Fixman route with exit 2, before any output.
 TEST_F(RfdsimCli, EveryAlgorithmGivesTheSameMotion) {
   const std::string tight = "'" + kStanford + "' --free-fall --t-end 0.5 --rtol 1e-12 --atol 1e-12";
   const Result udu = rfdsim(tight);
@@ -143,9 +143,14 @@ TEST_F(RfdsimCli, EveryAlgorithmGivesTheSameMotion) {
     ASSERT_EQ(r.status, 0) << algorithm << ": " << r.err;
     EXPECT_LT(max_q_difference(rows_of(r.out), reference, 6), 1e-9) << algorithm;
   }
-  const Result refused = rfdsim("'" + kPlanar + "' --free-fall --algorithm fixman -o out.csv");
+  const std::string planar = "'" + kPlanar + "' --free-fall --t-end 0.5 --rtol 1e-12 --atol 1e-12";
+  const Result planar_udu = rfdsim(planar), planar_fixman = rfdsim(planar + " --algorithm fixman");
+  ASSERT_EQ(planar_fixman.status, 0) << planar_fixman.err;
+  EXPECT_LT(max_q_difference(rows_of(planar_fixman.out), rows_of(planar_udu.out), 3), 1e-9);
+  const Result refused = rfdsim("'" + std::string(DENOC_ROBOTS_DIR) +
+                                "/planar3_drives.yaml' --free-fall --algorithm fixman -o out.csv");
   EXPECT_EQ(refused.status, 2);
-  EXPECT_NE(refused.err.find("--algorithm fixman: link"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--algorithm fixman: the drives"), std::string::npos) << refused.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "out.csv"));
 }
 

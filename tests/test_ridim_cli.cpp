@@ -183,7 +183,7 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
   const denoc::Model<double>& model = robot.model;
   denoc::Workspace<double> ws(model);
   denoc::GibbsAppellWorkspace<double> ga(model);
-  denoc::FixmanWorkspace<double> fx(model.dof());
+  denoc::FixmanWorkspace<double> fx(model);
   using Q = denoc::ConstVectorRef<double>;
   using Route = std::function<denoc::MatX<double>(Q, Q, Q)>;
   struct Case {
@@ -290,11 +290,12 @@ TEST_F(RidimCli, AlgorithmMustApplyToTheQuantity) {
   EXPECT_NE(r.err.find("udu, fixman, cholesky"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "x.csv"));
   EXPECT_EQ(ridim("'" + kStanford + "' --algorithm no-such-route").status, 2);
-  // planar3's links are thin rods (zero moment about their axis): the Fixman route, which
-  // inverts each link's inertia as a free body, refuses it by name instead of a wrong number.
-  r = ridim("'" + kPlanar + "' --quantity inverse-mass-matrix --algorithm fixman");
+  // Drives' rotors are no bodies of the chain: the Fixman route, which inverts the free bodies'
+  // mass matrix, refuses them with its reason instead of a wrong number.
+  r = ridim("'" + std::string(DENOC_ROBOTS_DIR) +
+            "/planar3_drives.yaml' --quantity inverse-mass-matrix --algorithm fixman");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--algorithm fixman: link"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--algorithm fixman: the drives"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
 }
 

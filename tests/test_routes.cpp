@@ -45,7 +45,7 @@ TEST(Routes, DispatchAgreesWithTheFamiliesAndAcrossRoutes) {
   Dynamics<double> dynamics(model);
   denoc::Workspace<double> ws(model);
   denoc::GibbsAppellWorkspace<double> ga(model);
-  denoc::FixmanWorkspace<double> fx(model.dof());
+  denoc::FixmanWorkspace<double> fx(model);
 
   const VecX<double> qdd = denoc::forward_dynamics(model, ws, q, qd, tau);
   EXPECT_EQ(denoc::forward_dynamics(Route::udu, dynamics, q, qd, tau), qdd);

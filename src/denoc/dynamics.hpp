@@ -32,7 +32,7 @@ class Dynamics {
     return *gibbs_appell_;
   }
   FixmanWorkspace<S>& fixman() {
-    if (!fixman_) fixman_.emplace(model_->dof());
+    if (!fixman_) fixman_.emplace(*model_);
     return *fixman_;
   }
 

@@ -211,7 +211,7 @@ struct SuiteContext {
   denoc::FixmanWorkspace<S> fx;
   Pool<S> pool;
   SuiteContext(const denoc::Model<S>& m, Pool<S> p)
-      : model(m), ws(model), ga(model), fx(model.dof()), pool(std::move(p)) {}
+      : model(m), ws(model), ga(model), fx(model), pool(std::move(p)) {}
 };
 
 #ifndef DENOC_BENCH_NO_KDL

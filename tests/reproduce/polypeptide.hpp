@@ -13,10 +13,8 @@
 namespace denoc::reproduce {
 
 struct PolypeptideResult {
-  MatX<double> M, Minv;  // Minv: the extended Fixman method's, or the inverse GIM's when that fails
-  bool fixman = false;   // whether the extended Fixman method could run (every unit's 6x6
-                         // inertia invertible: not for units of two atoms, whose inertia about
-                         // the line through them is zero)
+  MatX<double> M, Minv;  // Minv by the extended Fixman method (the units of two atoms, with no
+                         // inertia about the line through them, bordered: docs/fixman.md)
   std::vector<Eigen::Matrix4d> Tc;  // T_k^c, k = 1..n, in Lee et al.'s axes
 };
 
@@ -52,11 +50,9 @@ inline PolypeptideResult polypeptide_at(const std::vector<DhLink<double>>& dh,
   PolypeptideResult r;
   const Model<double> model(links_from_dh(DhConvention::standard, dh), Vec3<double>::Zero());
   Workspace<double> ws(model);
-  FixmanWorkspace<double> fx(model.dof());
+  FixmanWorkspace<double> fx(model);
   r.M = generalized_inertia(model, ws, q);
-  r.fixman = fixman_factor(model, fx, q);
-  r.Minv =
-      r.fixman ? fixman_inverse_inertia(model, fx, q) : inverse_generalized_inertia(model, ws, q);
+  r.Minv = fixman_inverse_inertia(model, fx, q);
   Eigen::Matrix4d T = Eigen::Matrix4d::Identity();
   for (int k = 0; k < model.dof(); ++k) {
     const DhLink<double>& l = dh[static_cast<std::size_t>(k)];

@@ -114,11 +114,7 @@ int polypeptide(const std::string& robot_path, const std::string& prefix) {
   const PolypeptideResult r = polypeptide_at_lee_configuration(robot);
   std::ofstream m = open_out(prefix + "_M.csv"), mi = open_out(prefix + "_Minv.csv");
   std::ofstream tc = open_out(prefix + "_Tc.csv");
-  std::cout << "Minv by "
-            << (r.fixman ? "the extended Fixman method"
-                         : "the inverse GIM (the extended Fixman method needs every unit's inertia "
-                           "invertible)")
-            << "\n";
+  std::cout << "Minv by the extended Fixman method\n";
   const int n = robot.dof();
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {

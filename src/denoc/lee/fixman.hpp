@@ -16,15 +16,18 @@
 //   I    soft/hard partition                   §2.2, §4.2          soft_coordinate
 //   II   coordinates as functions of poses     after Eq. (27)      screw_coordinates.hpp
 //   III  nonzero blocks of [ds/dxi], [dh/dxi]  Eqs. (21)-(22), (28) inverse_jacobian_blocks
-//        free-body inertias I_k = I_k + m_k 1  Eq. (20), §3.6      free_body_inverse_inertias
+//        free-body inertias, null axes         Eq. (20), §3.6      FreeBodyInertia (workspace)
 //   IV   H11, H12, H22                         Eqs. (8), (20)      unconstrained_inverse_blocks
 //        H22 = L L^T, block bidiagonal L       §2.2 step V         factor_hard_block
+//        or the bordered K, tip inwards        docs/fixman.md      bordered_factor
 //   V    c = H21 b, d = H22^-1 c, e = H12 d,   Eq. (7)             schur_complement_apply
-//        f = H11 b, x = f - e
+//        f = H11 b, x = f - e                                      (bordered_apply)
 //
-// Requirement: every link's inertia tensor about its mass centre must be positive definite
-// (Eq. 20 inverts each free body's 6x6 inertia); a point mass or a thin rod is not. See
-// fixman_supports.
+// Point masses and thin rods: Eq. (20) inverts each free body's 6x6 inertia, which a link whose
+// inertia about its mass centre is singular does not have. Such a link's null axes (rotations
+// that cost no kinetic energy) join the hard block as unknowns of their own, which borders H22
+// into the symmetric indefinite block-tridiagonal K of bordered_factor (docs/fixman.md derives
+// it); K is invertible whenever M is, and is factored from the tip inwards in O(n).
 #pragma once
 
 #include <Eigen/Cholesky>
@@ -39,10 +42,9 @@
 
 namespace denoc {
 
-// Why the extended Fixman method cannot treat this model, or "" if it can: the free body of
-// every link must have an invertible inertia, here a tensor about the mass centre whose smallest
-// principal moment is at least sqrt(epsilon) times its largest (below that the Schur complement
-// of Eq. 6 cancels more digits than the scalar type carries). Names the link from 1.
+// Why the extended Fixman method cannot treat this model, or "" if it can: drives' rotors, or a
+// link whose inertia is not one of a body. Point masses and thin rods it treats (docs/fixman.md).
+// Names the link from 1.
 template <typename S>
 std::string fixman_unsupported_reason(const Model<S>& model) {
   if (model.has_rotors()) {
@@ -53,16 +55,10 @@ std::string fixman_unsupported_reason(const Model<S>& model) {
            "method (Lee, Wang and Chirikjian 2007, Eq. 6) inverts the free bodies' mass matrix, "
            "which they would make dense: use --algorithm udu or cholesky";
   }
-  using std::sqrt;
   for (int k = 0; k < model.dof(); ++k) {
-    Eigen::SelfAdjointEigenSolver<Mat3<S>> eig;
-    eig.computeDirect(model.joint(k).M.rotational, Eigen::EigenvaluesOnly);
-    const Vec3<S> moments = eig.eigenvalues();  // ascending
-    if (!(moments[0] >= sqrt(std::numeric_limits<S>::epsilon()) * moments[2])) {
+    if (!FreeBodyInertia<S>(model.joint(k).M.rotational).physical) {
       return "link " + std::to_string(k + 1) +
-             ": its inertia tensor about the mass centre is singular or nearly so (a point mass "
-             "or a thin rod); the extended Fixman method (Lee, Wang and Chirikjian 2007, Eq. 20) "
-             "inverts the inertia of each link as a free body, so it cannot treat this robot";
+             ": its inertia tensor about the mass centre has a negative principal moment";
     }
   }
   return "";
@@ -136,20 +132,8 @@ void inverse_jacobian_blocks(const Model<S>& model, FixmanWorkspace<S>& fx, Cons
   }
 }
 
-// The free bodies' inverse inertias, I_k^-1 = I_k^-1 (+) m_k^-1 1 (Eq. 20, §3.6), in the axes
-// of J_k about C_k: only the 3x3 rotational part needs inverting. False if one is not positive
-// definite.
-template <typename S>
-bool free_body_inverse_inertias(const Model<S>& model, FixmanWorkspace<S>& fx) {
-  for (int k = 0; k < model.dof(); ++k) {
-    const Eigen::LLT<Mat3<S>> llt(model.joint(k).M.rotational);
-    if (llt.info() != Eigen::Success) return false;
-    fx.inertia_inverse[k] = llt.solve(Mat3<S>::Identity());
-  }
-  return true;
-}
-
-// A I_j^-1 B^T for the free body j, I_j^-1 = I^-1 (+) m^-1 1 block diagonal.
+// A I_j^-1 B^T for the free body j, I_j^-1 = I^-1 (+) m^-1 1 block diagonal (Eq. 20, §3.6), in
+// the axes of J_j about C_j; I^-1 is FreeBodyInertia's (over the axes that are not null).
 template <typename S>
 Mat6<S> through_free_body(const Mat6<S>& A, const Mat3<S>& inertia_inverse, S mass,
                           const Mat6<S>& B) {
@@ -170,13 +154,14 @@ void unconstrained_inverse_blocks(const Model<S>& model, FixmanWorkspace<S>& fx)
   const int n = model.dof();
   for (int k = 0; k < n; ++k) {
     const S m = model.joint(k).M.mass;
-    fx.H_diag[k] = through_free_body(fx.P_own[k], fx.inertia_inverse[k], m, fx.P_own[k]);
+    const Mat3<S>& inertia_inverse = fx.bodies[k].inverse;
+    fx.H_diag[k] = through_free_body(fx.P_own[k], inertia_inverse, m, fx.P_own[k]);
     if (k > 0) {
-      fx.H_diag[k] += through_free_body(fx.P_parent[k], fx.inertia_inverse[k - 1],
+      fx.H_diag[k] += through_free_body(fx.P_parent[k], fx.bodies[k - 1].inverse,
                                         model.joint(k - 1).M.mass, fx.P_parent[k]);
     }
     if (k + 1 < n) {
-      fx.H_upper[k] = through_free_body(fx.P_own[k], fx.inertia_inverse[k], m, fx.P_parent[k + 1]);
+      fx.H_upper[k] = through_free_body(fx.P_own[k], inertia_inverse, m, fx.P_parent[k + 1]);
     }
   }
 }
@@ -206,18 +191,42 @@ bool factor_hard_block(int n, FixmanWorkspace<S>& fx) {
   return true;
 }
 
+// c_k = (H21 b)_k = H_kk[h,s] b_k + H_{k-1,k}[s,h]^T b_{k-1} + H_{k,k+1}[h,s] b_{k+1}.
+template <typename S>
+typename FixmanWorkspace<S>::Vec5 hard_rows_of_H21(int n, const FixmanWorkspace<S>& fx,
+                                                   ConstVectorRef<S> b, int k) {
+  typename FixmanWorkspace<S>::Vec5 c = fx.H_diag[k].col(0).template tail<5>() * b[k];
+  if (k > 0) c += fx.H_upper[k - 1].row(0).template tail<5>().transpose() * b[k - 1];
+  if (k + 1 < n) c += fx.H_upper[k].col(0).template tail<5>() * b[k + 1];
+  return c;
+}
+
+// f_k - e_k = (H11 b)_k - (H12 d)_k over the three blocks of row k; d(j) gives d_j.
+template <typename S, typename HardOf>
+S soft_row_of_schur_complement(int n, const FixmanWorkspace<S>& fx, ConstVectorRef<S> b,
+                               const HardOf& d, int k) {
+  S f = fx.H_diag[k](0, 0) * b[k];
+  S e = fx.H_diag[k].row(0).template tail<5>().dot(d(k));
+  if (k > 0) {
+    f += fx.H_upper[k - 1](0, 0) * b[k - 1];
+    e += fx.H_upper[k - 1].col(0).template tail<5>().dot(d(k - 1));
+  }
+  if (k + 1 < n) {
+    f += fx.H_upper[k](0, 0) * b[k + 1];
+    e += fx.H_upper[k].row(0).template tail<5>().dot(d(k + 1));
+  }
+  return f - e;
+}
+
 // Step V, Eq. (7): x = (H11 - H12 H22^-1 H21) b through
 //   c = H21 b  ->  d = H22^-1 c  ->  e = H12 d,   f = H11 b,   x = f - e,
 // every product over the three blocks of a block row of the tridiagonal H.
 template <typename S, typename Out>
 void schur_complement_apply(int n, FixmanWorkspace<S>& fx, ConstVectorRef<S> b, Out&& x) {
   using Vec5 = typename FixmanWorkspace<S>::Vec5;
-  // c_k = H_kk[h,s] b_k + H_{k-1,k}[s,h]^T b_{k-1} + H_{k,k+1}[h,s] b_{k+1}, then the forward
-  // substitution L y = c in the same sweep.
+  // c = H21 b and the forward substitution L y = c in the same sweep.
   for (int k = 0; k < n; ++k) {
-    Vec5 c = fx.H_diag[k].col(0).template tail<5>() * b[k];
-    if (k > 0) c += fx.H_upper[k - 1].row(0).template tail<5>().transpose() * b[k - 1];
-    if (k + 1 < n) c += fx.H_upper[k].col(0).template tail<5>() * b[k + 1];
+    Vec5 c = hard_rows_of_H21(n, fx, b, k);
     if (k > 0) c.noalias() -= fx.L_sub[k] * fx.d[k - 1];
     fx.L[k].template triangularView<Eigen::Lower>().solveInPlace(c);
     fx.d[k] = c;
@@ -229,34 +238,122 @@ void schur_complement_apply(int n, FixmanWorkspace<S>& fx, ConstVectorRef<S> b, 
     fx.L[k].transpose().template triangularView<Eigen::Upper>().solveInPlace(y);
     fx.d[k] = y;
   }
-  // x_k = f_k - e_k = (H11 b)_k - (H12 d)_k.
-  for (int k = 0; k < n; ++k) {
-    S f = fx.H_diag[k](0, 0) * b[k];
-    S e = fx.H_diag[k].row(0).template tail<5>().dot(fx.d[k]);
-    if (k > 0) {
-      f += fx.H_upper[k - 1](0, 0) * b[k - 1];
-      e += fx.H_upper[k - 1].col(0).template tail<5>().dot(fx.d[k - 1]);
-    }
+  const auto d = [&fx](int j) -> const Vec5& { return fx.d[j]; };
+  for (int k = 0; k < n; ++k)
+    x[k] = soft_row_of_schur_complement(n, fx, b, d, k);
+}
+
+// Point masses and thin rods (docs/fixman.md). A row block P of J_+^-1 along body j's null axes:
+// P [V_j; 0], the columns past its null count zero.
+template <typename S>
+Eigen::Matrix<S, 6, 3> along_null_axes(const Mat6<S>& P, const FreeBodyInertia<S>& body) {
+  return P.template leftCols<3>() * body.null_axes;
+}
+
+// The bordered K's diagonal block of joint k, over u_k = [d_k; eta_k]:
+//   D_k = [H22_kk, A_kk; A_kk^T, -diag(mu_k)],  A_kk = P_{k,k}[h] [V_k; 0],
+// with 1 on the diagonal for unused slots of eta_k (held at zero).
+template <typename S>
+typename FixmanWorkspace<S>::Block8 bordered_diagonal(const FixmanWorkspace<S>& fx, int k) {
+  const FreeBodyInertia<S>& body = fx.bodies[k];
+  const Eigen::Matrix<S, 5, 3> A = along_null_axes(fx.P_own[k], body).template bottomRows<5>();
+  typename FixmanWorkspace<S>::Block8 D;
+  D.template topLeftCorner<5, 5>() = fx.H_diag[k].template bottomRightCorner<5, 5>();
+  D.template topRightCorner<5, 3>() = A;
+  D.template bottomLeftCorner<3, 5>() = A.transpose();
+  D.template bottomRightCorner<3, 3>().setZero();
+  for (int i = 0; i < 3; ++i)
+    D(5 + i, 5 + i) = i < body.null_count ? S(-body.null_moments[i]) : S(1);
+  return D;
+}
+
+// E_k = K(k, k+1) = [H22_{k,k+1}, 0; A_{k+1,k}^T, 0], A_{k+1,k} = P_{k+1,k}[h] [V_k; 0]: joint
+// k+1's hard rows see body k's null axes; joint k's do not see body k+1.
+template <typename S>
+typename FixmanWorkspace<S>::Block8 bordered_coupling(const FixmanWorkspace<S>& fx, int k) {
+  typename FixmanWorkspace<S>::Block8 E = FixmanWorkspace<S>::Block8::Zero();
+  E.template topLeftCorner<5, 5>() = fx.H_upper[k].template bottomRightCorner<5, 5>();
+  E.template bottomLeftCorner<3, 5>() =
+      along_null_axes(fx.P_parent[k + 1], fx.bodies[k]).template bottomRows<5>().transpose();
+  return E;
+}
+
+// K by blocks from the tip inwards: S_{n} = D_n, S_k = D_k - E_k S_{k+1}^-1 E_k^T, each S_k by
+// LU with partial pivoting (K is symmetric but indefinite). Every S_k is invertible when M is
+// (docs/fixman.md): false if a pivot vanishes.
+template <typename S>
+bool bordered_factor(int n, FixmanWorkspace<S>& fx) {
+  for (int k = n - 1; k >= 0; --k) {
+    typename FixmanWorkspace<S>::Block8 Sk = bordered_diagonal(fx, k);
     if (k + 1 < n) {
-      f += fx.H_upper[k](0, 0) * b[k + 1];
-      e += fx.H_upper[k].row(0).template tail<5>().dot(fx.d[k + 1]);
+      fx.coupling[k] = bordered_coupling(fx, k);
+      fx.coupled[k] = fx.schur[k + 1].solve(fx.coupling[k].transpose());
+      Sk.noalias() -= fx.coupling[k] * fx.coupled[k];
     }
-    x[k] = f - e;
+    fx.schur[k].compute(Sk);
+    const auto pivots = fx.schur[k].matrixLU().diagonal().array().abs();
+    if (!(pivots > S(0)).all() || !pivots.isFinite().all()) return false;
+  }
+  return true;
+}
+
+// Eq. (7) with the bordered K: [d; eta] = K^-1 [H21 b; A_s^T b], then
+//   x = H11 b - H12 d - A_s eta,  A_s = [ds/dxi~] [V; 0]
+// (docs/fixman.md), the solve reducing the right-hand side from the tip inwards and substituting
+// outwards.
+template <typename S, typename Out>
+void bordered_apply(int n, FixmanWorkspace<S>& fx, ConstVectorRef<S> b, Out&& x) {
+  using Vec8 = typename FixmanWorkspace<S>::Vec8;
+  for (int k = n - 1; k >= 0; --k) {  // y_k = r_k - W_k^T y_{k+1}
+    Vec3<S> soft_force = fx.P_own[k].row(0).template head<3>().transpose() * b[k];
+    if (k + 1 < n)
+      soft_force += fx.P_parent[k + 1].row(0).template head<3>().transpose() * b[k + 1];
+    Vec8 y;
+    y.template head<5>() = hard_rows_of_H21(n, fx, b, k);
+    y.template tail<3>() = fx.bodies[k].null_axes.transpose() * soft_force;
+    if (k + 1 < n) y.noalias() -= fx.coupled[k].transpose() * fx.u[k + 1];
+    fx.u[k] = y;
+  }
+  for (int k = 0; k < n; ++k) {  // u_k = S_k^-1 (y_k - E_{k-1}^T u_{k-1})
+    Vec8 y = fx.u[k];
+    if (k > 0) y.noalias() -= fx.coupling[k - 1].transpose() * fx.u[k - 1];
+    fx.u[k] = fx.schur[k].solve(y);
+  }
+  const auto d = [&fx](int j) { return fx.u[j].template head<5>(); };
+  for (int k = 0; k < n; ++k) {
+    S a_eta =
+        fx.P_own[k].row(0).template head<3>() * fx.bodies[k].null_axes * fx.u[k].template tail<3>();
+    if (k > 0) {
+      a_eta += fx.P_parent[k].row(0).template head<3>() * fx.bodies[k - 1].null_axes *
+               fx.u[k - 1].template tail<3>();
+    }
+    x[k] = soft_row_of_schur_complement(n, fx, b, d, k) - a_eta;
   }
 }
 
-// Steps I-IV for the configuration q: H's blocks and H22's factor in fx. O(n). False
-// (and fx.factored false) if a link's inertia or H22 is not positive definite.
+// x = M^-1 b with the factor in fx (Eq. 7), by whichever form fixman_factor built.
+template <typename S, typename Out>
+void fixman_apply_factor(int n, FixmanWorkspace<S>& fx, ConstVectorRef<S> b, Out&& x) {
+  if (fx.bordered)
+    bordered_apply<S>(n, fx, b, x);
+  else
+    schur_complement_apply<S>(n, fx, b, x);
+}
+
+// Steps I-IV for the configuration q: H's blocks and the factor of H22 (or of the bordered K) in
+// fx. O(n). False (and fx.factored false) if a link's inertia is not a body's or the factor fails
+// (M singular). `fx` must have been built from `model`.
 template <typename S>
 bool fixman_factor(const Model<S>& model, FixmanWorkspace<S>& fx, ConstVectorRef<S> q) {
   const int n = model.dof();
   fx.factored = false;
-  if (!free_body_inverse_inertias(model, fx)) return false;
+  for (const FreeBodyInertia<S>& body : fx.bodies)
+    if (!body.physical) return false;
   sin_cos(q.data(), n, fx.sin_q.data(), fx.cos_q.data());
   for (int k = 0; k < n; ++k)
     inverse_jacobian_blocks(model, fx, q, k);
   unconstrained_inverse_blocks(model, fx);
-  return fx.factored = factor_hard_block(n, fx);
+  return fx.factored = fx.bordered ? bordered_factor(n, fx) : factor_hard_block(n, fx);
 }
 
 // Step V for one right-hand side, with the factor of fixman_factor: M^-1 b in fx.x. O(n).
@@ -267,7 +364,7 @@ const VecX<S>& fixman_apply(const Model<S>& model, FixmanWorkspace<S>& fx, Const
     fx.x.setConstant(std::numeric_limits<S>::quiet_NaN());
     return fx.x;
   }
-  schur_complement_apply<S>(model.dof(), fx, b, fx.x);
+  fixman_apply_factor<S>(model.dof(), fx, b, fx.x);
   return fx.x;
 }
 
@@ -292,7 +389,7 @@ const MatX<S>& fixman_inverse_inertia(const Model<S>& model, FixmanWorkspace<S>&
   fx.unit.setZero();
   for (int j = 0; j < model.dof(); ++j) {
     fx.unit[j] = 1;
-    schur_complement_apply<S>(model.dof(), fx, fx.unit, fx.inverse.col(j));
+    fixman_apply_factor<S>(model.dof(), fx, fx.unit, fx.inverse.col(j));
     fx.unit[j] = 0;
   }
   return fx.inverse;
@@ -309,7 +406,7 @@ const VecX<S>& forward_dynamics_fixman(const Model<S>& model, Workspace<S>& ws,
     fx.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
     return fx.qdd;
   }
-  schur_complement_apply<S>(model.dof(), fx, fx.rhs, fx.qdd);
+  fixman_apply_factor<S>(model.dof(), fx, fx.rhs, fx.qdd);
   return fx.qdd;
 }
 
