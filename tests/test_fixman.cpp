@@ -389,6 +389,24 @@ TEST(Fixman, SingularMassMatrixFailsTheFactor) {
   EXPECT_TRUE(denoc::fixman_solve(model, fx, q, q).array().isNaN().all());
 }
 
+// A massless link (a URDF link without <inertial>) has no free-body mass to invert (Eq. 20): the
+// route says so, naming the link, and its factor fails rather than giving a number.
+TEST(Fixman, MasslessLinkIsRefused) {
+  std::vector<denoc::DhLink<double>> rows(3);
+  for (denoc::DhLink<double>& row : rows) {
+    row.a = 0.3, row.alpha = 0.8, row.mass = 1, row.com = Vec3<double>(-0.15, 0, 0);
+    row.inertia = Vec3<double>(0.01, 0.02, 0.02).asDiagonal();
+  }
+  rows[1].mass = 0, rows[1].inertia.setZero();
+  const Model<double> model(denoc::links_from_dh(DhConvention::standard, rows));
+  EXPECT_NE(denoc::fixman_unsupported_reason(model).find("link 2 has no mass"), std::string::npos)
+      << denoc::fixman_unsupported_reason(model);
+  FixmanWorkspace<double> fx(model);
+  const VecX<double> q = VecX<double>::Constant(3, 0.4);
+  EXPECT_FALSE(denoc::fixman_factor(model, fx, q));
+  EXPECT_TRUE(denoc::fixman_solve(model, fx, q, q).array().isNaN().all());
+}
+
 // The shipped robots: the Stanford arm and the planar arm (thin rods, no inertia about their
 // axes) agree with the DeNOC routes.
 TEST(Fixman, ShippedRobots) {

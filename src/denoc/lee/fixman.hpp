@@ -42,9 +42,9 @@
 
 namespace denoc {
 
-// Why the extended Fixman method cannot treat this model, or "" if it can: drives' rotors, or a
-// link whose inertia is not one of a body. Point masses and thin rods it treats (docs/fixman.md).
-// Names the link from 1.
+// Why the extended Fixman method cannot treat this model, or "" if it can: drives' rotors, a
+// massless link, or a link whose inertia is not one of a body. Point masses and thin rods it treats
+// (docs/fixman.md). Names the link from 1.
 template <typename S>
 std::string fixman_unsupported_reason(const Model<S>& model) {
   if (model.has_rotors()) {
@@ -56,6 +56,12 @@ std::string fixman_unsupported_reason(const Model<S>& model) {
            "which they would make dense: use --algorithm udu or cholesky";
   }
   for (int k = 0; k < model.dof(); ++k) {
+    if (!(model.joint(k).M.mass > 0)) {
+      return "link " + std::to_string(k + 1) +
+             " has no mass (a URDF link without <inertial>); the extended Fixman method (Lee, "
+             "Wang and Chirikjian 2007, Eq. 20) inverts each link's mass as a free body: use "
+             "--algorithm udu or cholesky";
+    }
     if (!FreeBodyInertia<S>(model.joint(k).M.rotational).physical) {
       return "link " + std::to_string(k + 1) +
              ": its inertia tensor about the mass centre has a negative principal moment";
@@ -347,8 +353,8 @@ template <typename S>
 bool fixman_factor(const Model<S>& model, FixmanWorkspace<S>& fx, ConstVectorRef<S> q) {
   const int n = model.dof();
   fx.factored = false;
-  for (const FreeBodyInertia<S>& body : fx.bodies)
-    if (!body.physical) return false;
+  for (int k = 0; k < n; ++k)
+    if (!fx.bodies[k].physical || !(model.joint(k).M.mass > 0)) return false;
   sin_cos(q.data(), n, fx.sin_q.data(), fx.cos_q.data());
   for (int k = 0; k < n; ++k)
     inverse_jacobian_blocks(model, fx, q, k);
