@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "denoc/count/count_operations.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/simulation/simulation.hpp"
 
@@ -386,6 +387,13 @@ TEST(Allocations, NoneInAnyAlgorithmDouble) {
 TEST(Allocations, NoneInAnyAlgorithmFloat) {
   for (int n : {1, 6, 40, 200})
     expect_no_allocation<float>(n);
+}
+
+// The counting scalar (--count-operations) runs the same routes, with the reference kernels
+// (the column Cholesky at every order, the entry-by-entry inertia matrix): none allocates either.
+TEST(Allocations, NoneInAnyAlgorithmCounted) {
+  for (int n : {1, 6, 40, 200})
+    expect_no_allocation<denoc::Counted>(n);
 }
 
 }  // namespace

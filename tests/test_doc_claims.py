@@ -91,6 +91,15 @@ with tempfile.TemporaryDirectory() as tmp:
         header = r.stdout.splitlines()[0] if r.stdout else ""
         check(header == ",".join(listed), f"rfdsim's header '{header}', README lists '{','.join(listed)}'")
 
+    # --count-operations: the row the README shows is the one ridim prints.
+    shown = re.search(r"^\$ ridim robots/stanford\.yaml --count-operations\n(quantity,[^\n]*)\n([^\n]*)$",
+                      readme, re.M)
+    check(shown is not None, "README: no example of ridim --count-operations")
+    if shown:
+        r = run([ridim, "robots/stanford.yaml", "--count-operations"])
+        check(r.stdout == shown.group(1) + "\n" + shown.group(2) + "\n",
+              f"README's --count-operations example is not what ridim prints:\n{r.stdout}")
+
     # The stick-slip example: the README's command, and the bound it states.
     command = re.search(r"^build/apps/rfdsim/rfdsim robots/planar3_drives\.yaml .*--coulomb stick-slip.*$",
                         readme, re.M)

@@ -5,8 +5,11 @@
 - Mata et al. (2002) §5.1, Table 5: the errors it reports are the ones denoc_reproduce computes
   (run here on its own), the paper's columns are the paper's, and the ordering the text states
   holds for the numbers in the table;
-- the report holds the chosen sections only; bad usage and a missing build are exit 2.
-Exit 77 (skipped by CTest) when matplotlib is missing (scripts/plot draws the figures).
+- the report holds the chosen sections only; bad usage and a missing build are exit 2;
+- the operation counts (--only counts): every route exactly on its fitted polynomial, the
+  papers' formulas beside them.
+Exit 77 (skipped by CTest) after the counts when matplotlib is missing (scripts/plot draws the
+figures).
 
   test_reproduce_script.py REPRODUCE BUILD_DIR
 """
@@ -22,9 +25,9 @@ from script_checks import check, run  # noqa: E402
 
 try:
     import matplotlib  # noqa: F401
+    HAVE_PLOTS = True
 except ImportError:
-    print("test_reproduce_script: skipped: python3-matplotlib is missing")
-    sys.exit(77)
+    HAVE_PLOTS = False
 
 reproduce, build = sys.argv[1:3]
 
@@ -80,6 +83,35 @@ def check_mata_table5(report, tmp):
         udu, ga, chol = (library[r][k] for r in ("udu", "gibbs_appell", "cholesky"))
         check(udu < ga < chol, f"{what} error: udu {udu}, gibbs-appell {ga}, cholesky {chol}")
 
+
+def check_counts(tmp):
+    """The counts table: every route's counts exactly on its fitted polynomial, the papers'
+    formulas beside them as the papers print them."""
+    out = os.path.join(tmp, "counts")
+    r = run([reproduce, out, "--build", build, "--only", "counts"])
+    check(r.returncode == 0, f"reproduce --only counts: exit {r.returncode}: {r.stderr}")
+    if r.returncode != 0:
+        return
+    rows = table_rows(open(os.path.join(out, "report.md")).read(),
+                      "## Operation counts beside the papers' tables")
+    check(len(rows) == 10, f"counts table: {len(rows)} routes, expected 10")
+    for name, cells in rows.items():
+        check(cells[0].endswith("(exact)"), f"{name}: counts not on the fitted polynomial: {cells[0]}")
+    paper = {"inverse dynamics (DeNOC)": ("120n - 44", "97n - 55"),
+             "forward dynamics (U D U^T, O(n))": ("201n - 335", "193n - 361"),
+             "inverse dynamics (Gibbs-Appell)": ("96n - 101", "84n - 100"),
+             "inertia matrix (Gibbs-Appell Hessian)": ("11.5n^2 + 19.5n - 49", "8.5n^2 + 31.5n - 69")}
+    for name, (m, a) in paper.items():
+        check(tuple(rows.get(name, [""] * 7)[5:7]) == (m, a), f"{name}: paper's columns")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    check_counts(tmp)  # no figures: runs without matplotlib
+if not HAVE_PLOTS:
+    if script_checks.failures:
+        script_checks.finish("test_reproduce_script")
+    print("test_reproduce_script: counts checked; the rest skipped: python3-matplotlib is missing")
+    sys.exit(77)
 
 with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "out")

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/count_operations.hpp"
 #include "cli/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
@@ -78,7 +79,8 @@ void require(bool ok, const std::string& message) {
 }
 
 void check_options(const RfdsimOptions& o) {
-  require(o.free_fall != !o.torques.empty(), "give exactly one of --free-fall or --torques FILE");
+  require(o.count_operations || o.free_fall != !o.torques.empty(),
+          "give exactly one of --free-fall or --torques FILE");
   require(std::isfinite(o.t_end) && o.t_end >= 0, "--t-end: must be a time >= 0");
   require(std::isfinite(o.dt) && o.dt > 0, "--dt: must be positive");
   const IntegratorSettings& s = o.integrator;
@@ -271,6 +273,19 @@ std::unique_ptr<SampledForces> open_wrench(const RfdsimOptions& options,
   return std::make_unique<SampledForces>(wrench_file, options.wrench, kWrenchHeader);
 }
 
+// --count-operations: one forward-dynamics evaluation at x(0) with no joint forces, counted.
+void write_count(const RfdsimOptions& options, const RobotFile& robot, const State& x,
+                 std::ostream& standard_output) {
+  const int n = robot.dof();
+  const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
+  const std::string table =
+      count_table("forward-dynamics", options.algorithm, n,
+                  count_forward_dynamics(options.algorithm, robot.model, q, qd));
+  Output output(options.output, standard_output);
+  output.write(table.data(), table.size());
+  output.close();
+}
+
 }  // namespace
 
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
@@ -278,6 +293,10 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   const RobotFile robot = load_checked_robot(options);
   const int n = robot.dof();
   State x = initial_state(options, robot);
+  if (options.count_operations) {  // the joint forces are not read: none are applied
+    write_count(options, robot, x, standard_output);
+    return;
+  }
   std::ifstream torque_file, wrench_file;
   const std::unique_ptr<JointForces> forces =
       open_joint_forces(options, n, standard_input, torque_file);

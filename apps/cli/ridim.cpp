@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/count_operations.hpp"
 #include "cli/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
@@ -258,14 +259,19 @@ std::unique_ptr<SampledForces> open_wrench(const RidimOptions& options, std::ifs
   return std::make_unique<SampledForces>(in, options.wrench, kWrenchHeader);
 }
 
-void run_generated(const RobotFile& robot, const RidimOptions& options,
-                   std::ostream& standard_output) {
+// The robot file's trajectory block, when no trajectory CSV is given.
+const CycloidalTrajectory<double>& robot_trajectory(const RobotFile& robot) {
   if (!robot.trajectory) {
     throw InputError(robot.path +
                      ": trajectory: missing; give a trajectory CSV (or - for standard input) "
                      "or add a trajectory block to the robot file");
   }
-  const CycloidalTrajectory<double>& traj = *robot.trajectory;
+  return *robot.trajectory;
+}
+
+void run_generated(const RobotFile& robot, const RidimOptions& options,
+                   std::ostream& standard_output) {
+  const CycloidalTrajectory<double>& traj = robot_trajectory(robot);
   const int n = robot.dof();
   std::ifstream wrench_file;
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
@@ -287,24 +293,32 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   progress.finish(static_cast<double>(traj.samples));
 }
 
-void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& standard_input,
-             std::ostream& standard_output) {
-  std::ifstream file_in;
-  const bool from_stdin = options.trajectory == "-";
-  if (!from_stdin) {
-    file_in.open(options.trajectory, std::ios::binary);
-    if (!file_in) {
-      throw InputError(options.trajectory +
-                       ": cannot open trajectory file: " + std::strerror(errno));
-    }
-  }
-  CsvReader reader(from_stdin ? standard_input : file_in,
-                   from_stdin ? std::string("<stdin>") : options.trajectory);
-  const int n = robot.dof();
+// The trajectory CSV (a file opened into `file_in`, or standard input for -).
+CsvReader open_trajectory(const RidimOptions& options, std::istream& standard_input,
+                          std::ifstream& file_in) {
+  if (options.trajectory == "-") return CsvReader(standard_input, "<stdin>");
+  file_in.open(options.trajectory, std::ios::binary);
+  if (!file_in)
+    throw InputError(options.trajectory + ": cannot open trajectory file: " + std::strerror(errno));
+  return CsvReader(file_in, options.trajectory);
+}
+
+// Its header checked and its first row, t,q,qd,qdd; InputError if there is none.
+VecX<double> first_row(CsvReader& reader, int n) {
   reader.read_header(column_names({"q", "qd", "qdd"}, n));
   reader.require_increasing_time();
   VecX<double> row(1 + 3 * n);
   if (!reader.next_row(row)) reader.fail_no_samples();
+  return row;
+}
+
+void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& standard_input,
+             std::ostream& standard_output) {
+  std::ifstream file_in;
+  const bool from_stdin = options.trajectory == "-";
+  CsvReader reader = open_trajectory(options, standard_input, file_in);
+  const int n = robot.dof();
+  VecX<double> row = first_row(reader, n);
   std::ifstream wrench_file;
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
 
@@ -330,6 +344,30 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   } while (reader.next_row(row));
   csv.finish();
   progress.finish(rows);
+}
+
+// --count-operations: the quantity counted once at the first sample, of the robot file's
+// trajectory or of the CSV (whose other rows are not read), written as one header and one row.
+void run_count(const RobotFile& robot, const RidimOptions& options, std::istream& standard_input,
+               std::ostream& standard_output) {
+  const int n = robot.dof();
+  VecX<double> state(3 * n);  // q, qd, qdd
+  if (options.trajectory.empty()) {
+    const CycloidalTrajectory<double>& traj = robot_trajectory(robot);
+    traj.evaluate(traj.sample_time(0), state.segment(0, n), state.segment(n, n),
+                  state.segment(2 * n, n));
+  } else {
+    std::ifstream file_in;
+    CsvReader reader = open_trajectory(options, standard_input, file_in);
+    state = first_row(reader, n).tail(3 * n);
+  }
+  const OperationCounts counts =
+      count_ridim_quantity(options.quantity, *options.algorithm, robot.model, state.segment(0, n),
+                           state.segment(n, n), state.segment(2 * n, n));
+  const std::string table = count_table(name_of(options.quantity), *options.algorithm, n, counts);
+  Output output(options.output, standard_output);
+  output.write(table.data(), table.size());
+  output.close();
 }
 
 }  // namespace
@@ -364,6 +402,10 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
   if (options.describe) return;
   RidimOptions resolved = options;
   resolved.algorithm = choose_algorithm(options, robot.model);  // before any output is opened
+  if (options.count_operations) {
+    run_count(robot, resolved, standard_input, standard_output);
+    return;
+  }
   if (options.trajectory.empty()) {
     run_generated(robot, resolved, standard_output);
   } else {

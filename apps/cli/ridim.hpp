@@ -45,6 +45,9 @@ struct RidimOptions {
   std::string export_dh;
   // --describe: print what was understood of the robot file (README), to `output` if given
   bool describe = false;
+  // --count-operations: instead of the rows, the operations of one evaluation at the first sample
+  // (cli/count_operations.hpp)
+  bool count_operations = false;
 };
 
 // The names accepted by --quantity, and the Quantity each selects.

@@ -128,7 +128,7 @@ void add_dynamics_options(CLI::App& app, denoc::RfdsimOptions& options, Texts& t
 
 // The options' values from their texts, once parsed.
 void finish_options(const Texts& texts, denoc::RfdsimOptions& options) {
-  if (!options.free_fall && options.torques.empty())
+  if (!options.free_fall && options.torques.empty() && !options.count_operations)
     throw denoc::UsageError("give one of --free-fall or --torques TAU.csv");
   options.q0 = joint_values(texts.q0, false);
   options.qd0 = joint_values(texts.qd0, true);
@@ -165,6 +165,14 @@ int main(int argc, char** argv) {
   app.add_flag("--stats", texts.stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on\n"
                "standard error (and the stick-slip events)");
+  auto* count = app.add_flag(
+      "--count-operations", options.count_operations,
+      "Instead of simulating, count the multiplications, additions, divisions, square\n"
+      "roots and sines/cosines of one forward-dynamics evaluation by --algorithm at the\n"
+      "initial state (no joint forces; --free-fall/--torques not needed): one CSV\n"
+      "header and one row (docs/operation-counts.md)");
+  // The counts are of the route alone: what would be silently left out is refused.
+  count->excludes("--stats")->excludes("--wrench")->excludes("--wrench-frame");
   app.set_version_flag("--version", "rfdsim " DENOC_VERSION);
   denoc::add_batch_options(app, batch,
                            "links[2].mass=3.5, links[0].inertia.xx=0.1, initial.q[1]=30");

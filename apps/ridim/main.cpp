@@ -26,12 +26,25 @@ std::string ignored_option(const CLI::App& app, const denoc::RidimOptions& optio
            " would not be read; drop one of them";
   }
   for (const char* name : {"--quantity", "--algorithm", "--no-friction", "--wrench",
-                           "--wrench-frame", "--progress", "--quiet"}) {
+                           "--wrench-frame", "--progress", "--quiet", "--count-operations"}) {
     if (app.count(name) > 0)
       return nothing + ", so " + name + " would be ignored; drop one of them";
   }
   if (!options.describe && app.count("--output") > 0)
     return nothing + ", so -o has nothing to write; drop it";
+  return "";
+}
+
+// --count-operations counts the algorithm alone (cli/count_operations.hpp): an external wrench
+// would not be in the counts, so it is refused rather than silently left out.
+std::string ignored_by_count(const CLI::App& app, const denoc::RidimOptions& options) {
+  if (!options.count_operations) return "";
+  for (const char* name : {"--wrench", "--wrench-frame"}) {
+    if (app.count(name) > 0) {
+      return std::string("--count-operations counts the route's operations alone, so ") + name +
+             " would be ignored; drop one of them";
+    }
+  }
   return "";
 }
 
@@ -72,6 +85,10 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       "  fixman           Lee, Wang and Chirikjian (2007), extended Fixman theorem:\n"
       "                   each column in O(n), O(n^2) in all\n"
       "  cholesky         form the matrix, factor and invert it, O(n^3)");
+  app.add_flag("--count-operations", options.count_operations,
+               "Instead of the rows, count the multiplications, additions, divisions, square\n"
+               "roots and sines/cosines of one evaluation of --quantity by --algorithm at the\n"
+               "first sample: one CSV header and one row (docs/operation-counts.md)");
   app.add_flag_function(
       "--no-friction", [&options](std::int64_t) { options.friction = false; },
       "Leave the drives' viscous and Coulomb friction (B, Tc) out; rotor inertia stays");
@@ -115,6 +132,8 @@ int main(int argc, char** argv) {
 
   return denoc::run_main("ridim", app, argc, argv, [&] {
     if (const std::string ignored = ignored_option(app, options); !ignored.empty())
+      throw denoc::UsageError(ignored);
+    if (const std::string ignored = ignored_by_count(app, options); !ignored.empty())
       throw denoc::UsageError(ignored);
     options.wrench_in_tool_frame = wrench_frame == "tool";
     options.quantity = denoc::named_value(denoc::quantity_names(), quantity, options.quantity);

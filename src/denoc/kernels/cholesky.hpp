@@ -20,9 +20,10 @@ bool factor_columns(Eigen::Ref<MatX<S>> L) {
   for (Eigen::Index j = 0; j < n; ++j) {
     auto column = L.col(j).tail(n - j);
     if (j > 0) column.noalias() -= L.bottomLeftCorner(n - j, j) * L.row(j).head(j).transpose();
+    using std::sqrt;  // and the counting scalar's (count/counted.hpp)
     const S pivot = column[0];
     if (!(pivot > 0)) return false;
-    column /= std::sqrt(pivot);
+    column /= sqrt(pivot);
   }
   return true;
 }
@@ -130,6 +131,10 @@ class CholeskyScratch {
 template <typename S>
 bool cholesky_in_place(MatX<S>& L, CholeskyScratch<S>& scratch) {
   const Eigen::Index n = L.rows();
+  // A scalar without SIMD packets (the counting one, count/counted.hpp) takes the column form at
+  // every order: Eigen's packed kernels are the double and float ones.
+  if constexpr (!Eigen::internal::packet_traits<S>::Vectorizable)
+    return cholesky_detail::factor_columns<S>(L);
   if (n < CholeskyScratch<S>::kBlockedFrom || !scratch.sized_for(n))
     return cholesky_detail::factor_columns<S>(L);
   cholesky_detail::PackingBuffers<S> buffers = scratch.buffers(n);

@@ -42,8 +42,19 @@ EIGEN_ALWAYS_INLINE void symmetric_block(const S* const (&w)[6], const Packet (&
 // blocks off the diagonal by symmetric_block; the entries of the diagonal blocks and of the rows
 // beyond the last full block one by one.
 template <typename S>
+void reference_symmetric_from_projections(
+    const Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>& W,
+    const Eigen::Matrix<S, 6, Eigen::Dynamic>& P, MatX<S>& gim);
+
+template <typename S>
 void symmetric_from_projections(const Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>& W,
                                 const Eigen::Matrix<S, 6, Eigen::Dynamic>& P, MatX<S>& gim) {
+  if constexpr (!Eigen::internal::packet_traits<S>::Vectorizable) {
+    // No packets for this scalar (the counting one, count/counted.hpp): the reference below,
+    // the same sums in the same order.
+    reference_symmetric_from_projections(W, P, gim);
+    return;
+  }
   using Packet = typename Eigen::internal::packet_traits<S>::type;
   constexpr int L = Eigen::internal::packet_traits<S>::size;
   const int n = static_cast<int>(W.cols());

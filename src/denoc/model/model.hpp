@@ -215,8 +215,9 @@ Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity,
     const Drive<S>& drive = link.drive;
     j.rotor_inertia = drive.G * drive.G * drive.Jm;
     j.viscous = drive.G * drive.G * drive.B;
-    j.coulomb_pos = std::abs(drive.G) * drive.Tc_pos;
-    j.coulomb_neg = std::abs(drive.G) * drive.Tc_neg;
+    using std::abs;  // and the counting scalar's (count/counted.hpp)
+    j.coulomb_pos = abs(drive.G) * drive.Tc_pos;
+    j.coulomb_neg = abs(drive.G) * drive.Tc_neg;
     rotor_inertia_[static_cast<Eigen::Index>(k)] = j.rotor_inertia;
     has_rotors_ = has_rotors_ || j.rotor_inertia != 0;
     has_friction_ = has_friction_ || j.viscous != 0 || j.coulomb_pos != 0 || j.coulomb_neg != 0;

@@ -1,0 +1,63 @@
+#include "cli/count_operations.hpp"
+
+#include "denoc/count/count_operations.hpp"
+
+namespace denoc {
+
+OperationCounts count_ridim_quantity(Quantity quantity, Route route, const Model<double>& model,
+                                     ConstVectorRef<double> q_double,
+                                     ConstVectorRef<double> qd_double,
+                                     ConstVectorRef<double> qdd_double) {
+  CountingDynamics counting(model);
+  Dynamics<Counted>& d = counting.dynamics;
+  const Model<Counted>& m = counting.model;
+  const VecX<Counted> q = counted(q_double), qd = counted(qd_double), qdd = counted(qdd_double);
+  return count_operations([&] {
+    switch (quantity) {
+      case Quantity::torques:
+        inverse_dynamics(route, d, q, qd, qdd);
+        break;
+      case Quantity::mass_matrix:
+        generalized_inertia(route, d, q);
+        break;
+      case Quantity::inverse_mass_matrix:
+        inverse_inertia(route, d, q);
+        break;
+      case Quantity::bias:
+        bias_forces(route, d, q, qd);
+        break;
+      case Quantity::gravity:
+        gravity_forces(route, d, q);
+        break;
+      case Quantity::pose:
+        tool_pose(m, d.denoc(), q);
+        break;
+      case Quantity::jacobian:
+        tool_jacobian(m, d.denoc(), q);
+        break;
+      case Quantity::reactions:  // as ridim computes them: the recursions, then the reactions
+        inverse_dynamics(m, d.denoc(), q, qd, qdd);
+        joint_reactions(m, d.denoc(), q);
+        break;
+    }
+  });
+}
+
+OperationCounts count_forward_dynamics(Route route, const Model<double>& model,
+                                       ConstVectorRef<double> q_double,
+                                       ConstVectorRef<double> qd_double) {
+  CountingDynamics counting(model);
+  const VecX<Counted> q = counted(q_double), qd = counted(qd_double);
+  const VecX<Counted> tau = VecX<Counted>::Zero(model.dof());
+  return count_operations([&] { forward_dynamics(route, counting.dynamics, q, qd, tau); });
+}
+
+std::string count_table(const std::string& quantity, Route route, int n, const OperationCounts& c) {
+  return "quantity,algorithm,n,multiplications,additions,divisions,square_roots,sines_cosines\n" +
+         quantity + "," + route_name(route) + "," + std::to_string(n) + "," +
+         std::to_string(c.multiplications) + "," + std::to_string(c.additions) + "," +
+         std::to_string(c.divisions) + "," + std::to_string(c.square_roots) + "," +
+         std::to_string(c.sines_cosines) + "\n";
+}
+
+}  // namespace denoc

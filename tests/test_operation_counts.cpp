@@ -1,0 +1,121 @@
+// The counting scalar (count/counted.hpp) run through the same templates as double: the counts
+// have the orders the algorithms claim, exactly: affine in n for the O(n) routes, quadratic or
+// cubic for the others (docs/operation-counts.md). test_counted_values.cpp checks the values.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "denoc/count/count_operations.hpp"
+#include "support/counted_cases.hpp"
+#include "support/random_chains.hpp"
+
+namespace {
+
+using denoc::Counted;
+using denoc::CountingDynamics;
+using denoc::Dynamics;
+using denoc::MatX;
+using denoc::Model;
+using denoc::OperationCounts;
+using denoc::Route;
+using denoc::VecX;
+using denoc_test::Case;
+using denoc_test::random_chains::Generator;
+using denoc_test::random_chains::JointMix;
+
+// The counts of one evaluation of `c` on an all-revolute random chain of n joints (the papers'
+// tables are for revolute joints; a prismatic joint costs less, so mixed chains are not affine).
+OperationCounts counts_at(const Case& c, int n) {
+  Generator random(static_cast<std::uint32_t>(100 + n));
+  const denoc_test::Chain chain =
+      random.chain(denoc::DhConvention::standard, n, JointMix::revolute, "chain");
+  const Model<double> model = chain.model();
+  CountingDynamics counting(model);
+  const VecX<Counted> q = denoc::counted(random.positions(chain)),
+                      qd = denoc::counted(random.vector(n, 1.0)),
+                      x = denoc::counted(random.vector(n, 2.0));
+  return denoc::count_operations([&] { c.on_counted(counting.dynamics, q, qd, x); });
+}
+
+std::array<long long, 5> fields(const OperationCounts& c) {
+  return {c.multiplications, c.additions, c.divisions, c.square_roots, c.sines_cosines};
+}
+
+// True if the values at equally spaced n lie exactly on a polynomial of degree `order`: their
+// finite differences of order `order` + 1 vanish (needs order + 2 points).
+bool on_polynomial(std::vector<long long> values, int order) {
+  for (int k = 0; k <= order; ++k) {
+    for (std::size_t i = 0; i + 1 < values.size(); ++i)
+      values[i] = values[i + 1] - values[i];
+    values.pop_back();
+  }
+  for (long long v : values)
+    if (v != 0) return false;
+  return true;
+}
+
+void expect_polynomial(const Case& c, const std::vector<int>& ns, int order) {
+  std::vector<std::array<long long, 5>> at;
+  for (int n : ns)
+    at.push_back(fields(counts_at(c, n)));
+  for (std::size_t f = 0; f < 5; ++f) {
+    std::vector<long long> values;
+    for (const auto& a : at)
+      values.push_back(a[f]);
+    EXPECT_TRUE(on_polynomial(values, order))
+        << c.name << ", count " << f << " from n = " << ns.front() << ": " << values[0] << ", "
+        << values[1] << ", " << values[2] << ", " << values[3];
+  }
+}
+
+// The O(n) routes: at n = 6, 12, 24, 48 the counts lie on one line a n + b (affine for unevenly
+// spaced n means equal slopes between neighbours).
+TEST(OperationCounts, LinearRoutesAreExactlyAffineInN) {
+  for (const Case& c : denoc_test::counted_cases()) {
+    if (c.order != 1) continue;
+    const std::array<int, 4> ns = {6, 12, 24, 48};
+    std::array<std::array<long long, 5>, 4> at;
+    for (std::size_t k = 0; k < 4; ++k)
+      at[k] = fields(counts_at(c, ns[k]));
+    for (std::size_t f = 0; f < 5; ++f) {
+      const long long a = (at[1][f] - at[0][f]) / 6, b = at[0][f] - 6 * a;
+      for (std::size_t k = 0; k < 4; ++k)
+        EXPECT_EQ(at[k][f], a * ns[k] + b) << c.name << ", count " << f << " at n = " << ns[k];
+    }
+    EXPECT_GT(at[0][0], 0) << c.name;  // something was counted
+  }
+}
+
+// The O(n^2) and O(n^3) routes, exactly quadratic or cubic on each side of the inertia matrix's
+// change of form at kShortChain joints (saha/generalized_inertia.hpp): transfers up to it, the
+// base frame beyond. The cubic ones solve with Eigen's triangular solvers, which go by panels of
+// 8 columns and add a term that repeats with n mod 8: exactly cubic at n a multiple of 8.
+TEST(OperationCounts, QuadraticAndCubicRoutesAreExactPolynomials) {
+  static_assert(denoc::kShortChain == 18, "the points below straddle kShortChain");
+  for (const Case& c : denoc_test::counted_cases()) {
+    if (c.order == 2) {
+      expect_polynomial(c, {3, 6, 9, 12}, 2);
+      expect_polynomial(c, {24, 30, 36, 42}, 2);
+    } else if (c.order == 3) {
+      expect_polynomial(c, {24, 32, 40, 48, 56}, 3);
+    }
+  }
+}
+
+// The counters see only what they are asked to: an evaluation counted twice gives the same counts,
+// and nothing outside count_operations is in them.
+TEST(OperationCounts, CountsAreThoseOfOneEvaluation) {
+  const Case c = denoc_test::counted_cases().front();
+  EXPECT_EQ(counts_at(c, 6), counts_at(c, 6));
+  const Counted a = 1.5, b = 2.5;
+  const OperationCounts one = denoc::count_operations([&] {
+    volatile double sink = (a * b + a - b / a).value() + sqrt(a).value() + sin(a).value();
+    (void)sink;
+  });
+  EXPECT_EQ(one, (OperationCounts{1, 2, 1, 1, 1}));
+}
+
+}  // namespace
