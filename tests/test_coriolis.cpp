@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
+#include "support/coriolis_forms.hpp"
 #include "support/random_chains.hpp"
 
 namespace {
@@ -20,6 +21,10 @@ using denoc::Model;
 using denoc::Vec3;
 using denoc::VecX;
 using denoc::Workspace;
+using denoc_test::christoffel_form;
+using denoc_test::inertia_at;
+using denoc_test::inertia_rate;
+using denoc_test::rotational_difference;
 using denoc_test::random_chains::Generator;
 using denoc_test::random_chains::JointMix;
 
@@ -59,37 +64,8 @@ std::vector<Case> cases(const std::vector<int>& sizes) {
   return out;
 }
 
-double scale_of(const MatX<double>& m) { return std::max(1.0, m.cwiseAbs().maxCoeff()); }
-
-MatX<double> inertia_at(const Model<double>& model, const VecX<double>& q) {
-  Workspace<double> ws(model);
-  return denoc::generalized_inertia(model, ws, q);
-}
-
-// dI/dt along qd by central differences of I.
-MatX<double> inertia_rate(const Model<double>& model, const VecX<double>& q,
-                          const VecX<double>& qd) {
-  const double h = 1e-6;
-  return (inertia_at(model, q + h * qd) - inertia_at(model, q - h * qd)) / (2 * h);
-}
-
-// c_ij = sum_k 1/2 (dI_ij/dq_k + dI_ik/dq_j - dI_jk/dq_i) qd_k, the partial derivatives by
-// central differences of I.
-MatX<double> christoffel_form(const Model<double>& model, const VecX<double>& q,
-                              const VecX<double>& qd) {
-  const int n = model.dof();
-  const double h = 1e-6;
-  std::vector<MatX<double>> dI;
-  for (int k = 0; k < n; ++k) {
-    const VecX<double> step = h * VecX<double>::Unit(n, k);
-    dI.push_back((inertia_at(model, q + step) - inertia_at(model, q - step)) / (2 * h));
-  }
-  MatX<double> C = MatX<double>::Zero(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      for (int k = 0; k < n; ++k)
-        C(i, j) += 0.5 * (dI[k](i, j) + dI[j](i, k) - dI[i](j, k)) * qd[k];
-  return C;
+double scale_of(const MatX<double>& m) {
+  return std::max(1.0, m.cwiseAbs().maxCoeff());
 }
 
 MatX<double> saha_c(const Model<double>& model, const VecX<double>& q, const VecX<double>& qd) {
@@ -139,7 +115,7 @@ MatX<double> six_n_product(const Model<double>& model, const VecX<double>& q,
                            const VecX<double>& qd, MatX<double>& inertia) {
   const int n = model.dof();
   Workspace<double> ws(model);
-  denoc::tool_pose(model, ws, q);                             // R_i and the origins of J_i
+  denoc::tool_pose(model, ws, q);                                  // R_i and the origins of J_i
   denoc::forward_recursion(model, ws, qd, VecX<double>::Zero(n));  // t_i in J_i
   std::vector<Vec3<double>> c(n), w(n), v(n);
   MatX<double> N_l = MatX<double>::Zero(6 * n, 6 * n), N_l_rate = N_l, Omega = N_l, M = N_l,
@@ -229,32 +205,6 @@ TEST(ConvectiveInertia, FloatCloseToDouble) {
     const MatX<double> C = saha_c(c.model, c.q, c.qd);
     EXPECT_LT((single - C).cwiseAbs().maxCoeff(), 2e-4 * scale_of(C)) << c.name;
   }
-}
-
-// C - C_ch as the rotational inertias alone make it: the links' angular velocities w_k and
-// inertia tensors I_k about C_k, in the base frame, and the joints' axes a_j (0 for a prismatic
-// joint):  (C - C_ch)_ij = sum_{k >= max(i, j)} a_i^T G_k a_j,
-// G_k = 1/2 (w_k x I_k + I_k w_k x + (I_k w_k) x).
-MatX<double> rotational_difference(const Model<double>& model, const VecX<double>& q,
-                                   const VecX<double>& qd) {
-  const int n = model.dof();
-  Workspace<double> ws(model);
-  denoc::tool_pose(model, ws, q);
-  denoc::forward_recursion(model, ws, qd, VecX<double>::Zero(n));
-  MatX<double> D = MatX<double>::Zero(n, n);
-  for (int k = 0; k < n; ++k) {
-    const Mat3<double>& R = ws.R_base[k];
-    const Vec3<double> w = R * denoc::angular(ws.t[k]);
-    const Mat3<double> I = R * model.joint(k).M.rotational * R.transpose();
-    const Mat3<double> G = 0.5 * (denoc::cross_matrix(w) * I + I * denoc::cross_matrix(w) +
-                                  denoc::cross_matrix(Vec3<double>(I * w)));
-    for (int i = 0; i <= k; ++i) {
-      const Vec3<double> a_i = ws.R_base[i] * denoc::angular(model.joint(i).p);
-      for (int j = 0; j <= k; ++j)
-        D(i, j) += a_i.dot(G * (ws.R_base[j] * denoc::angular(model.joint(j).p)));
-    }
-  }
-  return D;
 }
 
 // Saha's C and the Christoffel-symbol form C_ch both satisfy C qd = h - g and make dI/dt - 2 C

@@ -61,7 +61,7 @@ namespace denoc {
   KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                             \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
   KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                  \
-  KEYWORD const MatX<S>& convective_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,   \
+  KEYWORD const MatX<S>& convective_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,  \
                                                ConstVectorRef<S>);                                 \
   DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                        \
   KEYWORD bool fixman_factor<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>);          \

@@ -33,7 +33,7 @@ namespace denoc {
 template <typename S>
 void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd) {
   Mat3<S> R = Mat3<S>::Identity();
-  Vec3<S> c = Vec3<S>::Zero();                           // C_0 is the base origin
+  Vec3<S> c = Vec3<S>::Zero();                         // C_0 is the base origin
   Vec3<S> w = Vec3<S>::Zero(), v_O = Vec3<S>::Zero();  // V_j = [w; v_O], the link's twist at O
   for (int j = 0; j < model.dof(); ++j) {
     R = R * ws.E[j];

@@ -57,8 +57,8 @@ struct Workspace : KinematicsWorkspace<S> {
   // The matrix of convective inertia terms, Section 4.2 (convective_inertia.hpp), all sized at
   // first use. Per joint, at the base origin in base axes: dS_j/dt and the axis of S_j (p_O), the
   // link's own terms, and the two factors of the entries.
-  MatX<S> coriolis;                                   // C of Eq. (20); n x n
-  Eigen::Matrix<S, 9, Eigen::Dynamic> coriolis_axes;  // [dS_j/dt; angular(S_j)]
+  MatX<S> coriolis;                                      // C of Eq. (20); n x n
+  Eigen::Matrix<S, 9, Eigen::Dynamic> coriolis_axes;     // [dS_j/dt; angular(S_j)]
   Eigen::Matrix<S, 12, Eigen::Dynamic> coriolis_links;   // w x I - m [c x][v x], and m v
   Eigen::Matrix<S, 9, Eigen::Dynamic> coriolis_rows;     // [M~_i S_i; Q~_i^T S_i], below diagonal
   Eigen::Matrix<S, 6, Eigen::Dynamic> coriolis_columns;  // M~_j dS_j/dt + Q~_j S_j, above it
