@@ -2,9 +2,9 @@
 // O(n^2) from composite-body sums (Eqs. 25-29), never by differentiating:
 //   C = N^T (M Ndot + Mdot N),   Mdot_i = [w_i x I_i  0; 0  0]  (Eq. 8),
 // so that C qd = h - g (the bias forces less gravity) and dI/dt - 2 C is skew-symmetric, because
-// Mdot_i - (the time derivative of M_i) is. The rotor inertias of the drives add nothing: their
-// term in I is constant. Friction is not in C. docs/coriolis.md compares C with the
-// Christoffel-symbol form.
+// 2 Mdot_i - dM_i/dt = [w_i x I_i + I_i w_i x  0; 0  0] is. The rotor inertias of the drives
+// add nothing: their term in I is constant. Friction is not in C. docs/coriolis.md compares C
+// with the Christoffel-symbol form.
 //
 // Every twist is referred here to one point, the base origin O, in the base frame, as
 // gim_in_base_frame refers Eq. (24). With X_k the shift of a twist from O to C_k
