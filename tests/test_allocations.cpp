@@ -167,6 +167,9 @@ void expect_no_allocation(int n) {
               sink += ws.U(0, 0);
             }),
             0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::convective_inertia(model, ws, q, qd)(0, 0); }),
+      0);
   // Gibbs-Appell (Mata et al. 2002), in the workspace's own section.
   EXPECT_EQ(allocations_after_first(
                 [&] { sink += denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd)[0]; }),
@@ -236,6 +239,9 @@ void expect_no_allocation_with_drives(int n) {
                 [&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, qdd)[0]; }),
             0);
   EXPECT_EQ(allocations_after_first([&] { sink += denoc::kinetic_energy(model, ws, q, qd); }), 0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::convective_inertia(model, ws, q, qd)(0, 0); }),
+      0);
   EXPECT_EQ(allocations_after_first([&] { sink += denoc::tool_pose(model, ws, q).p[0]; }), 0);
   EXPECT_EQ(allocations_after_first([&] { sink += denoc::tool_jacobian(model, ws, q)(0, 0); }), 0);
   denoc::Vec6<S> w;
@@ -307,7 +313,7 @@ long bytes_of_linear_routes(int n) {
     denoc::tool_jacobian(model, ws, q);
     denoc::joint_reactions(model, ws, q);
     EXPECT_EQ(ws.gim.size() + ws.gim_factor.size() + ws.gim_inverse.size() + ws.U.size() +
-                  ws.inverse_inertia.size(),
+                  ws.inverse_inertia.size() + ws.coriolis.size(),
               0);
     EXPECT_EQ(dynamics.gibbs_appell().D.size() + dynamics.gibbs_appell().L.size(), 0);
     EXPECT_EQ(dynamics.fixman().inverse.size(), 0);

@@ -136,6 +136,23 @@ TEST_F(Limits, ThousandLinkChainInEveryQuantityOfRidim) {
     e[j] = 1;
     EXPECT_LT((M * Minv.col(j) - e).norm(), 1e-6) << "column " << j;
   }
+  // Saha's C (docs/coriolis.md): C qd = bias - gravity (the chain has no drives); and the
+  // U D U^T factors: U D U^T = M.
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Result c = ridim("chain.yaml traj.csv --quantity coriolis");
+  ASSERT_EQ(c.status, 0) << c.err;
+  const std::vector<double> crow = last_row(c.out);
+  ASSERT_EQ(crow.size(), static_cast<std::size_t>(n * n + 1));
+  const denoc::VecX<double> h_less_g = vectors[1].expected - vectors[2].expected;
+  const denoc::VecX<double> Cqd = Eigen::Map<const RowMajor>(crow.data() + 1, n, n) * qd;
+  EXPECT_LT((Cqd - h_less_g).norm(), 1e-10 * h_less_g.norm());
+  const Result udu = ridim("chain.yaml traj.csv --quantity udu");
+  ASSERT_EQ(udu.status, 0) << udu.err;
+  const std::vector<double> urow = last_row(udu.out);
+  ASSERT_EQ(urow.size(), static_cast<std::size_t>(n * n + n + 1));
+  const Eigen::Map<const RowMajor> U(urow.data() + 1, n, n);
+  const Eigen::Map<const denoc::VecX<double>> D(urow.data() + 1 + n * n, n);
+  EXPECT_LT((U * D.asDiagonal() * U.transpose() - M).norm(), 1e-12 * M.norm());
 }
 
 TEST_F(Limits, ThousandLinkChainInEveryMethodAndAlgorithmOfRfdsim) {

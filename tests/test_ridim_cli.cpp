@@ -93,7 +93,20 @@ TEST_F(RidimCli, EveryQuantityEqualsTheLibrary) {
       {"--quantity bias", "t,h1,h2,h3",
        [&](Q q, Q qd, Q) -> denoc::MatX<double> { return denoc::bias_forces(model, ws, q, qd); }},
       {"--quantity gravity", "t,g1,g2,g3",
-       [&](Q q, Q, Q) -> denoc::MatX<double> { return denoc::gravity_forces(model, ws, q); }}};
+       [&](Q q, Q, Q) -> denoc::MatX<double> { return denoc::gravity_forces(model, ws, q); }},
+      {"--quantity coriolis", "t,C_1_1,C_1_2,C_1_3,C_2_1,C_2_2,C_2_3,C_3_1,C_3_2,C_3_3",
+       [&](Q q, Q qd, Q) -> denoc::MatX<double> {
+         return denoc::convective_inertia(model, ws, q, qd).transpose();
+       }},
+      {"--quantity udu", "t,U_1_1,U_1_2,U_1_3,U_2_1,U_2_2,U_2_3,U_3_1,U_3_2,U_3_3,D_1,D_2,D_3",
+       [&](Q q, Q, Q) -> denoc::MatX<double> {
+         denoc::udu_factors(model, ws, q);
+         denoc::VecX<double> row(12);
+         row << Eigen::Map<const denoc::VecX<double>>(denoc::MatX<double>(ws.U.transpose()).data(),
+                                                      9),
+             ws.m_hat;
+         return row;
+       }}};
   for (const Case& c : cases) {
     const std::string& option = c.option;
     const Result r = ridim("'" + kPlanar + "' traj.csv " + option);
@@ -279,6 +292,44 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
   }
 }
 
+// Through the app alone, on the Puma 560 with its drives (rotors and friction, as in Corke's
+// toolbox): C qd = bias - gravity once the friction is left out, and U D U^T = mass-matrix.
+TEST_F(RidimCli, CoriolisAndUduAgreeWithTheOtherOutputs) {
+  std::vector<denoc::VecX<double>> states;
+  write("traj.csv", random_trajectory(6, 10, states));
+  const std::string robot = "'" + std::string(DENOC_ROBOTS_DIR) + "/puma560.yaml' traj.csv ";
+  auto rows = [&](const std::string& options) {
+    const Result r = ridim(robot + options);
+    EXPECT_EQ(r.status, 0) << options << ": " << r.err;
+    std::vector<std::vector<double>> out;
+    const auto lines = lines_of(r.out);
+    for (std::size_t k = 1; k < lines.size(); ++k)
+      out.push_back(numbers_of(lines[k]));
+    return out;
+  };
+  const auto C = rows("--quantity coriolis"), h = rows("--quantity bias --no-friction"),
+             g = rows("--quantity gravity"), udu = rows("--quantity udu"),
+             M = rows("--quantity mass-matrix");
+  ASSERT_EQ(C.size(), states.size());
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    using RowMajor = Eigen::Matrix<double, 6, 6, Eigen::RowMajor>;
+    ASSERT_EQ(C[k].size(), 37u);
+    ASSERT_EQ(udu[k].size(), 43u);
+    const RowMajor C_k(C[k].data() + 1), U(udu[k].data() + 1), M_k(M[k].data() + 1);
+    const Eigen::Map<const denoc::VecX<double>> D(udu[k].data() + 37, 6);
+    const denoc::VecX<double> qd = states[k].segment(6, 6);
+    for (int i = 0; i < 6; ++i) {
+      const double h_less_g =
+          h[k][static_cast<std::size_t>(i) + 1] - g[k][static_cast<std::size_t>(i) + 1];
+      EXPECT_NEAR(C_k.row(i).dot(qd), h_less_g, 1e-12 * (1 + std::abs(h_less_g))) << "t " << k;
+    }
+    EXPECT_TRUE(U.isUpperTriangular(0.0));
+    EXPECT_EQ(U.diagonal(), denoc::VecX<double>::Ones(6));
+    EXPECT_LT((U * D.asDiagonal() * U.transpose() - M_k).cwiseAbs().maxCoeff(),
+              1e-12 * M_k.cwiseAbs().maxCoeff());
+  }
+}
+
 TEST_F(RidimCli, AlgorithmMustApplyToTheQuantity) {
   Result r = ridim("'" + kStanford + "' --quantity torques --algorithm fixman");
   EXPECT_EQ(r.status, 2);
@@ -290,6 +341,12 @@ TEST_F(RidimCli, AlgorithmMustApplyToTheQuantity) {
   EXPECT_NE(r.err.find("udu, fixman, cholesky"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "x.csv"));
   EXPECT_EQ(ridim("'" + kStanford + "' --algorithm no-such-route").status, 2);
+  r = ridim("'" + kStanford + "' --quantity coriolis --algorithm gibbs-appell");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("the routes for it are denoc"), std::string::npos) << r.err;
+  r = ridim("'" + kStanford + "' --quantity udu --algorithm cholesky");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("the routes for it are udu"), std::string::npos) << r.err;
   // Drives' rotors are no bodies of the chain: the Fixman route, which inverts the free bodies'
   // mass matrix, refuses them with its reason instead of a wrong number.
   r = ridim("'" + std::string(DENOC_ROBOTS_DIR) +

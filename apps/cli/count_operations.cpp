@@ -35,6 +35,12 @@ OperationCounts count_ridim_quantity(Quantity quantity, Route route, const Model
       case Quantity::jacobian:
         tool_jacobian(m, d.denoc(), q);
         break;
+      case Quantity::coriolis:
+        convective_inertia(route, d, q, qd);
+        break;
+      case Quantity::udu:
+        udu_factors(route, d, q);
+        break;
       case Quantity::reactions:  // as ridim computes them: the recursions, then the reactions
         inverse_dynamics(m, d.denoc(), q, qd, qdd);
         joint_reactions(m, d.denoc(), q);

@@ -36,7 +36,9 @@ const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
       {"gravity", Quantity::gravity},
       {"pose", Quantity::pose},
       {"jacobian", Quantity::jacobian},
-      {"reactions", Quantity::reactions}};
+      {"reactions", Quantity::reactions},
+      {"coriolis", Quantity::coriolis},
+      {"udu", Quantity::udu}};
   return names;
 }
 
@@ -49,6 +51,8 @@ std::vector<Route> algorithms_for(Quantity quantity) {
       quantity == Quantity::reactions) {
     return {Route::denoc};  // from the DeNOC joint frames and backward recursion
   }
+  if (quantity == Quantity::coriolis) return {Route::denoc};  // Saha (1999) Eqs. (25)-(29)
+  if (quantity == Quantity::udu) return {Route::udu};         // the factors that route solves with
   return inverse_dynamics_routes();
 }
 
@@ -130,6 +134,13 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
         }
       }
       break;
+    case Quantity::coriolis:
+      matrix("C");
+      break;
+    case Quantity::udu:
+      matrix("U");
+      numbered("D_");
+      break;
   }
   return names;
 }
@@ -195,6 +206,12 @@ class SampleWriter {
         csv_.row(t, Eigen::Map<const VecX<double>>(reactions.data(), reactions.size()));
         break;
       }
+      case Quantity::coriolis:
+        csv_.matrix_row(t, convective_inertia(algorithm_, dynamics_, q, qd));
+        break;
+      case Quantity::udu:
+        csv_.row(t, udu_row(q));
+        break;
     }
   }
 
@@ -206,6 +223,17 @@ class SampleWriter {
                      ": the inertia matrix is not positive definite, so it has no inverse");
     }
     return *inverse;
+  }
+
+  // U row by row, then the diagonal of D (docs/csv.md).
+  const VecX<double>& udu_row(ConstVectorRef<double> q) {
+    udu_factors(algorithm_, dynamics_, q);
+    const Eigen::Index n = ws_.U.rows();
+    udu_row_.resize(n * n + n);  // allocates at the first sample only
+    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+        udu_row_.data(), n, n) = ws_.U;
+    udu_row_.tail(n) = ws_.m_hat;
+    return udu_row_;
   }
 
   // The external wrench of --wrench at t (docs/robot-file.md) taken into ws_.gamma and ws_.tau. It
@@ -248,6 +276,7 @@ class SampleWriter {
   bool wrench_in_tool_frame_;
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   VecX<double> pose_;
+  VecX<double> udu_row_;
   PositiveDefiniteCheck check_positive_definite_;
 };
 

@@ -23,6 +23,8 @@ enum class Quantity {
   pose,       // docs/csv.md: the tool frame in the base frame
   jacobian,   // docs/csv.md: the geometric Jacobian of the tool frame origin
   reactions,  // docs/csv.md: the wrench that each joint carries
+  coriolis,   // docs/csv.md: Saha's matrix of convective inertia terms C
+  udu,        // docs/csv.md: the factors of the inertia matrix I = U D U^T
 };
 
 struct RidimOptions {

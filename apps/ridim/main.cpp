@@ -70,8 +70,10 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       app, "-q,--quantity", quantity, denoc::quantity_names(),
       "What to compute at each sample: torques (default), mass-matrix,\n"
       "inverse-mass-matrix, bias (tau with qdd = 0), gravity (tau with qd = qdd = 0),\n"
-      "pose (of the tool frame), jacobian (of the tool frame) or reactions (the\n"
-      "wrench each joint carries)");
+      "pose (of the tool frame), jacobian (of the tool frame), reactions (the\n"
+      "wrench each joint carries), coriolis (Saha's matrix C of convective inertia\n"
+      "terms: C qd = bias - gravity, friction left out) or udu (the factors of\n"
+      "mass-matrix = U D U^T)");
   denoc::add_name_option(
       app, "--algorithm", algorithm, denoc::route_names(),
       "The route; which apply depends on --quantity:\n"
@@ -84,7 +86,11 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       "  udu (default)    from the U D U^T factors of Saha (1997), O(n^2)\n"
       "  fixman           Lee, Wang and Chirikjian (2007), extended Fixman theorem:\n"
       "                   each column in O(n), O(n^2) in all\n"
-      "  cholesky         form the matrix, factor and invert it, O(n^3)");
+      "  cholesky         form the matrix, factor and invert it, O(n^3)\n"
+      "coriolis:\n"
+      "  denoc (default)  Saha (1999) Eqs. (25)-(29), composite bodies, O(n^2)\n"
+      "udu:\n"
+      "  udu (default)    Saha (1997) reverse Gaussian elimination, O(n^2)");
   app.add_flag("--count-operations", options.count_operations,
                "Instead of the rows, count the multiplications, additions, divisions, square\n"
                "roots and sines/cosines of one evaluation of --quantity by --algorithm at the\n"
@@ -104,7 +110,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "ridim: joint forces along a trajectory by the DeNOC inverse dynamics of Saha (1999), or\n"
       "(--quantity) the inertia matrix, its inverse, the bias or gravity forces, the tool's pose\n"
-      "or Jacobian, or the joint reactions.\n"
+      "or Jacobian, the joint reactions, the matrix of convective inertia terms or the\n"
+      "U D U^T factors.\n"
       "Output: CSV with a header line, SI units, to standard output unless -o is given."};
   denoc::add_robot_options(app, options);
   app.add_option("trajectory", options.trajectory,

@@ -8,6 +8,7 @@
 #include "denoc/model/kinematics.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/model/workspace.hpp"
+#include "denoc/saha/convective_inertia.hpp"
 #include "denoc/saha/energy.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
@@ -60,6 +61,8 @@ namespace denoc {
   KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                             \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
   KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                  \
+  KEYWORD const MatX<S>& convective_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,  \
+                                               ConstVectorRef<S>);                                 \
   DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                        \
   KEYWORD bool fixman_factor<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>);          \
   KEYWORD const VecX<S>& fixman_apply<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>); \

@@ -11,6 +11,7 @@
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/routes.hpp"
+#include "denoc/saha/convective_inertia.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
@@ -81,6 +82,22 @@ const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S
   if (route == Route::denoc) return generalized_inertia(d.model(), d.denoc(), q);
   if (route == Route::gibbs_appell) return gibbs_appell_inertia(d.model(), d.gibbs_appell(), q);
   routes_detail::not_computed_by(route, "the inertia matrix");
+}
+
+// The matrix of convective inertia terms C(q, qd): Saha (1999) Eqs. (25)-(29).
+template <typename S>
+const MatX<S>& convective_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
+                                  ConstVectorRef<S> qd) {
+  if (route == Route::denoc) return convective_inertia(d.model(), d.denoc(), q, qd);
+  routes_detail::not_computed_by(route, "the matrix of convective inertia terms");
+}
+
+// The factors of I = U D U^T, Saha (1999) Eqs. (46)-(54): U into d.denoc().U, the diagonal of D
+// into d.denoc().m_hat.
+template <typename S>
+void udu_factors(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
+  if (route != Route::udu) routes_detail::not_computed_by(route, "the U D U^T factors");
+  udu_factors(d.model(), d.denoc(), q);
 }
 
 // I(q)^-1; NaN entries when I is not positive definite.

@@ -6,7 +6,7 @@
 //
 // Benchmark names, for scripts/bench to parse:
 //   suite/<quantity>/<double|float>/<model>   quantity: id gim bias gravity gim_inv gim_inv_udu
-//                                             fd_udu fd_chol, and ga_id ga_gim ga_fd
+//                                             fd_udu fd_chol coriolis, and ga_id ga_gim ga_fd
 //                                             (Gibbs-Appell, Mata 2002)
 //   kdl/<quantity>/<model>                    quantity: id gim fd (Vereshchagin), and for
 //                                             reference bias gravity gim_inv fd_chol
@@ -16,16 +16,20 @@
 //                                             target ratios (see register_pair)
 //   pair/inv/<model>                          the O(n^2) inverse GIM (U D U^T) and the O(n^3) one
 //                                             (Cholesky) timed in turns (register_inverse_pair)
-//   race/<id|gim|fd|fd_chol|inv>/<model>      the suite (double) and every peer built in
+//   race/<id|gim|fd|fd_chol|inv|coriolis>/<model>
+//                                             the suite (double) and every peer built in
 //                                             (RBDL, Pinocchio LOCAL and WORLD conventions) timed
 //                                             in turns (see register_race); only when a peer is
 //                                             built (DENOC_RBDL_DIR, DENOC_PINOCCHIO_DIR). inv
 //                                             the suite's O(n^2) inverse GIM against
-//                                             Pinocchio's computeMinverse, the one peer route
+//                                             Pinocchio's computeMinverse, the one peer route;
+//                                             coriolis Saha's C against Pinocchio's
+//                                             computeCoriolisMatrix
 //   model: stanford, or n:<n> for the chains of the issue.
 //
 //   denoc_bench --check also prints the agreement of the suite with the peers built in, and the
-//   check before timing fails (exit 1) when they disagree.
+//   check before timing fails (exit 1) when they disagree. Saha's C is not Pinocchio's (the
+//   Christoffel-symbol form): check_coriolis compares what must agree (docs/coriolis.md).
 //
 // Every iteration takes the next entry of a pool of random states generated before timing, and
 // its result goes through benchmark::DoNotOptimize, so nothing is constant-folded.
@@ -61,6 +65,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/coriolis_forms.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "peers.hpp"
@@ -499,6 +504,65 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
   return all_ok;
 }
 
+// Saha's C (convective_inertia) against Pinocchio's computeCoriolisMatrix on 3 random states per
+// model. They are different matrices (docs/coriolis.md): Pinocchio's is the Christoffel-symbol
+// form, and C - C_P = D, the links' rotational terms (rotational_difference). What must agree:
+// C qd (both are h - g), C - C_P - D (both to kTolerance, relative to max|C|), and
+// dI/dt - 2 C skew-symmetric for each (dI/dt by central differences: kSkewTolerance). How far
+// the two are apart, max|C - C_P| / max|C|, is reported.
+constexpr double kSkewTolerance = 1e-6;
+
+double skew_defect(const denoc::Model<double>& model, const VecX<double>& q, const VecX<double>& qd,
+                   const MatX<double>& C) {
+  const MatX<double> K = denoc_test::inertia_rate(model, q, qd) - 2 * C;
+  return max_abs(K + K.transpose()) / std::max(max_abs(K), 1.0);
+}
+
+bool check_coriolis(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>& sets,
+                    bool verbose) {
+  bool all_ok = true, header = false;
+  for (std::size_t m = 0; m < specs.size(); ++m) {
+    const ModelSpec& spec = specs[m];
+    for (const auto& peer : sets[m].peers) {
+      if (!peer->has_coriolis()) continue;
+      if (verbose && !header) {
+        std::printf(
+            "\nSaha's C against %s's computeCoriolisMatrix C_P (the Christoffel-symbol form), 3 "
+            "random states per model (docs/coriolis.md). C qd and C - C_P - D must agree to "
+            "%.0e, the skew defects be <= %.0e.\n\n"
+            "| model | C qd vs C_P qd | C - C_P - D | C vs C_P (apart by) | skew: dI/dt - 2 C | "
+            "skew: dI/dt - 2 C_P |\n|---|---:|---:|---:|---:|---:|\n",
+            denoc_bench::pinocchio_version().c_str(), kTolerance, kSkewTolerance);
+        header = true;
+      }
+      const Pool<double> pool = make_pool(spec, 3, 0xC0u + static_cast<unsigned>(spec.model.dof()));
+      denoc::Workspace<double> ws(spec.model);
+      Agreement rates, difference, apart;
+      double skew = 0, skew_peer = 0;
+      for (std::size_t k = 0; k < pool.size(); ++k) {
+        const VecX<double>&q = pool.q[k], &qd = pool.qd[k];
+        const MatX<double> C = denoc::convective_inertia(spec.model, ws, q, qd);
+        const MatX<double> C_P = *peer->coriolis(q, qd);
+        rates.add(C * qd, C_P * qd);
+        const MatX<double> D = denoc_test::rotational_difference(spec.model, q, qd);
+        difference.add_difference(C - C_P - D, max_abs(C));
+        apart.add_difference(C - C_P, max_abs(C));
+        skew = std::max(skew, skew_defect(spec.model, q, qd, C));
+        skew_peer = std::max(skew_peer, skew_defect(spec.model, q, qd, C_P));
+      }
+      const bool ok = rates.rel <= kTolerance && difference.rel <= kTolerance &&
+                      skew <= kSkewTolerance && skew_peer <= kSkewTolerance;
+      all_ok = all_ok && ok;
+      if (verbose || !ok)
+        std::fprintf(verbose ? stdout : stderr, "| %s | %.1e | %.1e | %.1e | %.1e | %.1e |%s\n",
+                     spec.name.c_str(), rates.rel, difference.rel, apart.rel, skew, skew_peer,
+                     ok ? "" : "  <-- MISMATCH");
+    }
+  }
+  if (verbose && header) std::printf("\nCoriolis agreement: %s\n", all_ok ? "OK" : "FAILED");
+  return all_ok;
+}
+
 // ----------------------------------------------------------------------------------------------
 // Benchmarks
 
@@ -563,6 +627,10 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
   register_benchmark("suite/ga_fd" + tail, c, e, n, [](C& x, std::size_t k) -> const VecX<S>& {
     return denoc::forward_dynamics_gibbs_appell(x.model, x.ga, x.pool.q[k], x.pool.qd[k],
                                                 x.pool.tau[k]);
+  });
+  // Saha's matrix of convective inertia terms, Eqs. (25)-(29).
+  register_benchmark("suite/coriolis" + tail, c, e, n, [](C& x, std::size_t k) -> const MatX<S>& {
+    return denoc::convective_inertia(x.model, x.ws, x.pool.q[k], x.pool.qd[k]);
   });
   // The extended Fixman route (Lee, Wang and Chirikjian 2007): M^-1 b, and the forward dynamics.
   register_benchmark("suite/fixman_solve" + tail, c, e, n,
@@ -770,7 +838,7 @@ void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
 // preempted). Counters: suite_ns and <peer>_ns, the medians over the rounds of ns per call;
 // <peer>_ratio, the median of the per-round peer/suite ratios; best_ratio, the median of the
 // per-round ratios of the fastest peer of that round to the suite (above 1: the suite is faster).
-enum class Quantity { id, gim, fd, fd_chol, inv };
+enum class Quantity { id, gim, fd, fd_chol, inv, coriolis };
 
 void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSet& set,
                    Quantity quantity, const char* label) {
@@ -778,6 +846,7 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
   for (const auto& p : set.peers) {
     if (quantity == Quantity::id && p->name() == "pinocchio_world") continue;  // one rnea
     if (quantity == Quantity::inv && !p->has_minv()) continue;                 // no inverse
+    if (quantity == Quantity::coriolis && !p->has_coriolis()) continue;        // no C
     peers.push_back(p);
   }
   if (peers.empty()) return;
@@ -803,6 +872,8 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
             return denoc::forward_dynamics_cholesky(x.model, x.ws, q, qd, x.pool.tau[k]).data();
           case Quantity::inv:
             return denoc::inverse_inertia_udu(x.model, x.ws, q).data();
+          case Quantity::coriolis:
+            return denoc::convective_inertia(x.model, x.ws, q, qd).data();
         }
       }
       denoc_bench::Peer& p = *peers[who - 1];
@@ -817,6 +888,8 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
           return p.fd_chol(q, qd, x.pool.tau[k]).data();
         case Quantity::inv:
           return p.minv(q);
+        case Quantity::coriolis:
+          return p.coriolis(q, qd)->data();
       }
       return nullptr;
     };
@@ -872,6 +945,7 @@ void register_races(const ModelSpec& spec, const Pool<double>& pool, const PeerS
   register_race(spec, pool, set, Quantity::gim, "gim");
   register_race(spec, pool, set, Quantity::fd_chol, "fd_chol");
   register_race(spec, pool, set, Quantity::inv, "inv");
+  register_race(spec, pool, set, Quantity::coriolis, "coriolis");
 }
 
 void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
@@ -934,7 +1008,8 @@ int main(int argc, char** argv) {
     std::printf("KDL: not built in (DENOC_BENCH_KDL=OFF)\n");
 #endif
     const bool peers_ok = check_peers(specs, peer_sets, true);
-    return kdl_ok && peers_ok ? 0 : 1;
+    const bool coriolis_ok = check_coriolis(specs, peer_sets, true);
+    return kdl_ok && peers_ok && coriolis_ok ? 0 : 1;
   }
 #ifndef DENOC_BENCH_NO_KDL
   if (!skip_check && !check_agreement(specs, false)) {
@@ -942,7 +1017,8 @@ int main(int argc, char** argv) {
     return 1;
   }
 #endif
-  if (!skip_check && !check_peers(specs, peer_sets, false)) {
+  if (!skip_check &&
+      (!check_peers(specs, peer_sets, false) || !check_coriolis(specs, peer_sets, false))) {
     std::fprintf(stderr, "denoc_bench: the suite and a peer disagree (see above): no benchmark\n");
     return 1;
   }

@@ -1,6 +1,6 @@
 // Pinocchio (stack-of-tasks/pinocchio, 3.x) as a peer of denoc_bench, header-only:
-// rnea, crba, aba and nonLinearEffects instantiated here with the suite's flags; see peers.hpp
-// for the model.
+// rnea, crba, aba, nonLinearEffects and computeCoriolisMatrix instantiated here with the suite's
+// flags; see peers.hpp for the model.
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
@@ -87,6 +87,11 @@ class Pinocchio final : public Peer {
   Eigen::MatrixXd minv_full(const Eigen::VectorXd& q) override {
     const Eigen::MatrixXd upper = P::computeMinverse(model_, *data_, q);
     return upper.selfadjointView<Eigen::Upper>();
+  }
+  bool has_coriolis() const override { return convention_ == P::Convention::LOCAL; }
+  const Eigen::MatrixXd* coriolis(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) override {
+    if (!has_coriolis()) return nullptr;
+    return &P::computeCoriolisMatrix(model_, *data_, q, qd);
   }
 
  private:

@@ -59,6 +59,15 @@ class Peer {
     (void)q;
     return {};
   }
+  // The matrix of convective inertia terms by the peer's own route, or null when it has none:
+  // Pinocchio's computeCoriolisMatrix (the Christoffel-symbol form, docs/coriolis.md), which has
+  // no convention argument, so the LOCAL peer alone offers it; RBDL has none.
+  virtual bool has_coriolis() const { return false; }
+  virtual const Eigen::MatrixXd* coriolis(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+    (void)q;
+    (void)qd;
+    return nullptr;
+  }
 };
 
 // Null when the benchmark was built without that peer (its *_DIR variable empty).

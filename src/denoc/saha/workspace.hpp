@@ -53,7 +53,23 @@ struct Workspace : KinematicsWorkspace<S> {
   MatX<S> inverse_inertia;  // I^-1; n x n at first use
   // Joint reaction wrenches (reactions.hpp): column i = [f; n] of joint i in K_i.
   Eigen::Matrix<S, 6, Eigen::Dynamic> reactions;
+
+  // The matrix of convective inertia terms, Section 4.2 (convective_inertia.hpp), all sized at
+  // first use. Per joint, at the base origin in base axes: dS_j/dt and the axis of S_j (p_O), the
+  // link's own terms, and the two factors of the entries.
+  MatX<S> coriolis;                                      // C of Eq. (20); n x n
+  Eigen::Matrix<S, 9, Eigen::Dynamic> coriolis_axes;     // [dS_j/dt; angular(S_j)]
+  Eigen::Matrix<S, 12, Eigen::Dynamic> coriolis_links;   // w x I - m [c x][v x], and m v
+  Eigen::Matrix<S, 9, Eigen::Dynamic> coriolis_rows;     // [M~_i S_i; Q~_i^T S_i], below diagonal
+  Eigen::Matrix<S, 6, Eigen::Dynamic> coriolis_columns;  // M~_j dS_j/dt + Q~_j S_j, above it
 };
+
+// A matrix of a fixed number of rows and one column per joint, sized at first use (as
+// size_square): later calls only compare sizes.
+template <typename Matrix>
+inline void size_columns(Matrix& matrix, Eigen::Index n) {
+  if (matrix.cols() != n) matrix.setZero(Matrix::RowsAtCompileTime, n);
+}
 
 template <typename S>
 Workspace<S>::Workspace(const Model<S>& model)

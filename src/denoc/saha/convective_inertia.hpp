@@ -1,0 +1,116 @@
+// The generalized matrix of convective inertia terms C(q, qd) of Eq. (20), Saha (1999) Section 4.2,
+// O(n^2) from composite-body sums (Eqs. 25-29), never by differentiating:
+//   C = N^T (M Ndot + Mdot N),   Mdot_i = [w_i x I_i  0; 0  0]  (Eq. 8),
+// so that C qd = h - g (the bias forces less gravity) and dI/dt - 2 C is skew-symmetric, because
+// 2 Mdot_i - dM_i/dt = [w_i x I_i + I_i w_i x  0; 0  0] is. The rotor inertias of the drives
+// add nothing: their term in I is constant. Friction is not in C. docs/coriolis.md compares C
+// with the Christoffel-symbol form.
+//
+// Every twist is referred here to one point, the base origin O, in the base frame, as
+// gim_in_base_frame refers Eq. (24). With X_k the shift of a twist from O to C_k
+// (t_k = X_k t^O), the column of N for joint j is X_k S_j on link k >= j, where S_j = p_j^O is
+// joint j's twist at O, fixed in link j, so dS_j/dt = V_j x S_j (V_j = sum_{k<=j} S_k qd_k).
+// Then, the sums over k >= max(i, j) being the composite bodies of Eqs. (23b) and (28),
+//   c_ij = S_i^T (M~_m^O dS_j/dt + Q~_m S_j),   m = max(i, j),
+//   M~_m^O = sum_{k>=m} X_k^T M_k X_k                     (M~_m of Eq. 23b at O)
+//   Q~_m   = sum_{k>=m} X_k^T Mdot_k X_k + X_k^T M_k dX_k/dt   (M~'_m and H~ of Eq. 28 at O)
+//          = [ sum (w_k x I_k - m_k [c_k x][v_k x])   0 ]
+//            [ -[P~_m x]                              0 ],
+// c_k and v_k the mass centre C_k and its velocity, P~_m = sum m_k v_k the composite's momentum.
+// Only Q~'s first three columns are non-zero, so an entry costs nine multiply-adds below the
+// diagonal and six above it.
+#pragma once
+
+#include "denoc/model/joint_frames.hpp"
+#include "denoc/saha/workspace.hpp"
+
+namespace denoc {
+
+// The joint columns at O and the links' own terms, from the base outwards: S_j into ws.p_O,
+// [dS_j/dt; a_j] (a_j = angular(S_j)) into ws.coriolis_axes, and link j's
+// w_j x I_j - m_j [c_j x][v_j x] (3 x 3, column-major) and momentum m_j v_j into
+// ws.coriolis_links; M_j at O into ws.M_O.
+template <typename S>
+void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd) {
+  Mat3<S> R = Mat3<S>::Identity();
+  Vec3<S> c = Vec3<S>::Zero();                         // C_0 is the base origin
+  Vec3<S> w = Vec3<S>::Zero(), v_O = Vec3<S>::Zero();  // V_j = [w; v_O], the link's twist at O
+  for (int j = 0; j < model.dof(); ++j) {
+    R = R * ws.E[j];
+    c += R * ws.ell[j];
+    const Joint<S>& joint = model.joint(j);
+    const Vec3<S> a = R * angular(joint.p);
+    const Vec3<S> b = R * linear(joint.p) + cross(c, a);
+    ws.p_O.col(j).template head<3>() = a;
+    ws.p_O.col(j).template tail<3>() = b;
+    w += a * qd[j];
+    v_O += b * qd[j];
+    auto axes = ws.coriolis_axes.col(j);
+    axes.template segment<3>(0) = cross(w, a);  // dS_j/dt = V_j x S_j
+    axes.template segment<3>(3) = cross(w, b) + cross(v_O, a);
+    axes.template segment<3>(6) = a;
+    const BodyInertia<S> M = joint.M.rotated(R);  // about C_j, in base axes
+    ws.M_O[j] = M.shifted(c);
+    const Vec3<S> v_C = v_O + cross(w, c);  // the velocity of C_j
+    // w x I (Eq. 8) less m [c x][v x] = m (v c^T - (c . v) 1): the angular rows of Q_j.
+    Mat3<S> A;
+    for (int k = 0; k < 3; ++k)
+      A.col(k) = cross(w, Vec3<S>(M.rotational.col(k)));
+    A.noalias() -= M.mass * (v_C * c.transpose());
+    A.diagonal().array() += M.mass * c.dot(v_C);
+    auto link = ws.coriolis_links.col(j);
+    link.template head<9>() = Eigen::Map<const Eigen::Matrix<S, 9, 1>>(A.data());
+    link.template tail<3>() = M.mass * v_C;
+  }
+}
+
+// The composite sums from the tip inwards (Eqs. 23b, 28 at O) and the two factors of each
+// joint's entries: [M~_i S_i; Q~_i^T S_i (its angular half)] into ws.coriolis_rows for
+// c_ij = (M~_i S_i)^T dS_j/dt + (Q~_i^T S_i)^T S_j (i >= j), and
+// M~_j dS_j/dt + Q~_j S_j into ws.coriolis_columns for c_ij = S_i^T (...) (i < j).
+template <typename S>
+void convective_composites(const Model<S>& model, Workspace<S>& ws) {
+  BodyInertia<S> M_tilde;  // M~_i^O, summed in a local as in gim_in_base_frame
+  Mat3<S> A_tilde = Mat3<S>::Zero();
+  Vec3<S> P_tilde = Vec3<S>::Zero();
+  for (int i = model.dof() - 1; i >= 0; --i) {
+    M_tilde += ws.M_O[i];
+    A_tilde += Eigen::Map<const Mat3<S>>(ws.coriolis_links.col(i).data());
+    P_tilde += ws.coriolis_links.col(i).template tail<3>();
+    const Vec3<S> a = ws.p_O.col(i).template head<3>(), b = ws.p_O.col(i).template tail<3>();
+    const auto axes = ws.coriolis_axes.col(i);
+    auto rows = ws.coriolis_rows.col(i);
+    rows.template head<6>() = M_tilde.momentum(a, b);
+    rows.template tail<3>().noalias() = A_tilde.transpose() * a;
+    rows.template tail<3>() += cross(P_tilde, b);  // (-[P x])^T b
+    auto column = ws.coriolis_columns.col(i);
+    column = M_tilde.momentum(axes.template segment<3>(0), axes.template segment<3>(3));
+    column.template head<3>() += A_tilde * a;
+    column.template tail<3>() -= cross(P_tilde, a);
+  }
+}
+
+// C(q, qd) of Eq. (20), O(n^2). Returns ws.coriolis (n x n, sized at the first call).
+template <typename S>
+const MatX<S>& convective_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                                  ConstVectorRef<S> qd) {
+  const int n = model.dof();
+  size_square(ws.coriolis, n);
+  size_columns(ws.coriolis_axes, n);
+  size_columns(ws.coriolis_links, n);
+  size_columns(ws.coriolis_rows, n);
+  size_columns(ws.coriolis_columns, n);
+  update_joint_frames(model, ws, q);
+  convective_link_terms(model, ws, qd);
+  convective_composites(model, ws);
+  for (int j = 0; j < n; ++j) {
+    // Eq. (29): the column's entries at and below the diagonal, then those above it.
+    ws.coriolis.col(j).tail(n - j).noalias() =
+        ws.coriolis_rows.rightCols(n - j).transpose() * ws.coriolis_axes.col(j);
+    ws.coriolis.col(j).head(j).noalias() =
+        ws.p_O.leftCols(j).transpose() * ws.coriolis_columns.col(j);
+  }
+  return ws.coriolis;
+}
+
+}  // namespace denoc
