@@ -94,7 +94,7 @@ def check_counts(tmp):
         return
     rows = table_rows(open(os.path.join(out, "report.md")).read(),
                       "## Operation counts beside the papers' tables")
-    check(len(rows) == 10, f"counts table: {len(rows)} routes, expected 10")
+    check(len(rows) == 12, f"counts table: {len(rows)} routes, expected 12")
     for name, cells in rows.items():
         check(cells[0].endswith("(exact)"), f"{name}: counts not on the fitted polynomial: {cells[0]}")
     paper = {"inverse dynamics (DeNOC)": ("120n - 44", "97n - 55"),
