@@ -281,6 +281,8 @@ TEST_F(Faults, OutputNamingAnInputIsRefusedAndTheInputKept) {
       {DENOC_RFDSIM_EXE, "robot.yaml --torques f.csv -o f.csv", "is the torque file f.csv"},
       {DENOC_RFDSIM_EXE, "robot.yaml --torques f.csv -o hard.csv", "is the torque file f.csv"},
       {DENOC_RFDSIM_EXE, "robot.yaml --free-fall -o ./robot.yaml", "is the robot file robot.yaml"},
+      {DENOC_RIDIM_EXE, "robot.yaml --export ./robot.yaml",
+       "--export ./robot.yaml: is the robot file robot.yaml"},
   };
   for (const Case& c : cases) {
     const Result r = run(c.exe, c.args);

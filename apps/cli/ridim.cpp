@@ -406,6 +406,8 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
   check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
                                                 {"the trajectory file", options.trajectory},
                                                 {"the wrench file", options.wrench}});
+  check_output_is_not_an_input(options.export_path, {{"the robot file", options.robot}},
+                               "--export");
   const RobotFile robot =
       load_robot_file(options.robot, options.overrides,
                       {options.base_link, options.tip_link, options.inertia_checks == "warn"});

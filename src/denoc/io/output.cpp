@@ -77,7 +77,8 @@ void Output::close() {
 }
 
 void check_output_is_not_an_input(const std::string& output,
-                                  const std::vector<std::pair<std::string, std::string>>& inputs) {
+                                  const std::vector<std::pair<std::string, std::string>>& inputs,
+                                  const std::string& option) {
   if (output.empty() || output == "-") return;
   namespace fs = std::filesystem;
   struct stat out {};
@@ -98,7 +99,7 @@ void check_output_is_not_an_input(const std::string& output,
       same = !ec_in && in_path == out_path;
     }
     if (same) {
-      throw InputError("-o " + output + ": is " + what + " " + input +
+      throw InputError(option + " " + output + ": is " + what + " " + input +
                        "; writing there would destroy the input (choose another output)");
     }
   }

@@ -59,9 +59,11 @@ class Output {
 // Throws InputError if `output` (a path; "", "-" never match) is the same file as one of
 // `inputs` (pairs of what it is, e.g. "the trajectory file", and its path; "-" is skipped),
 // however spelled: the same device and inode when the output exists, else the same canonical
-// path. Called before the output is opened, so `-o` can never truncate an input.
+// path. Called before the output is opened, so `-o` (or `option`, the message's name for the
+// output) can never truncate an input.
 void check_output_is_not_an_input(const std::string& output,
-                                  const std::vector<std::pair<std::string, std::string>>& inputs);
+                                  const std::vector<std::pair<std::string, std::string>>& inputs,
+                                  const std::string& option = "-o");
 
 // A request to stop the run after the row being written, e.g. from a handler of SIGINT or
 // SIGTERM (`signal` is its number; async-signal-safe). The CSV writer checks after every row and
