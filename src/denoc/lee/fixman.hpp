@@ -47,6 +47,14 @@ namespace denoc {
 // (docs/fixman.md). Names the link from 1.
 template <typename S>
 std::string fixman_unsupported_reason(const Model<S>& model) {
+  if (!model.is_chain()) {
+    // Eqs. (20)-(22): the free bodies' inverse mass matrix is block tridiagonal because each body
+    // has one neighbour outwards; at a branch point the Schur complement of the constraints is no
+    // longer tridiagonal, and the paper's O(n) elimination does not apply (docs/fixman.md).
+    return "the robot is a tree; the extended Fixman method (Lee, Wang and Chirikjian 2007, "
+           "Eqs. 20-22) eliminates the constraints of a serial chain, one neighbour per body: use "
+           "--algorithm udu or cholesky";
+  }
   if (model.has_rotors()) {
     // M = G11 of Eq. (6) holds for the mass matrix of rigid bodies set free; a drive's rotor
     // inertia G^2 Jm (docs/robot-file.md) added to the diagonal of M is no body's, and with it the

@@ -9,14 +9,19 @@
 namespace denoc {
 
 // Orientation and origin of every J_i in the base frame: R_i = R_{i-1} E_i,
-// c_i = c_{i-1} + R_i ell_i (C_0 at the base origin), o_i = c_i - R_i d_i. Then the tool frame,
-// R_n tool.R and o_n + R_n tool.p, into ws.tool_pose. Needs the joint frames of the current q.
+// c_i = c_{i-1} + R_i ell_i (C_0 at the base origin), o_i = c_i - R_i d_i, with lambda(i) for
+// i - 1 on a tree. Then the tool frame, R_n tool.R and o_n + R_n tool.p, into ws.tool_pose.
+// Needs the joint frames of the current q.
 template <typename S>
 void joint_poses(const Model<S>& model, KinematicsWorkspace<S>& ws) {
-  Mat3<S> R = Mat3<S>::Identity();
-  Vec3<S> c = Vec3<S>::Zero();
   for (int i = 0; i < model.dof(); ++i) {
-    R = R * ws.E[i];
+    const int parent = model.parent(i);
+    Mat3<S> R = ws.E[i];
+    Vec3<S> c = Vec3<S>::Zero();
+    if (parent >= 0) {
+      R = ws.R_base[parent] * ws.E[i];
+      c = ws.o_base[parent] + ws.R_base[parent] * model.joint(parent).d;
+    }
     c += R * ws.ell[i];
     ws.R_base[i] = R;
     ws.o_base[i] = c - R * model.joint(i).d;
@@ -37,13 +42,19 @@ const Transform<S>& tool_pose(const Model<S>& model, KinematicsWorkspace<S>& ws,
 
 // The geometric Jacobian of the tool frame origin p in the base frame, rows [v; omega]
 // (Corke's jacob0): column i is [z_i x (p - o_i); z_i] for a revolute joint and [z_i; 0] for a
-// prismatic one, z_i the axis of joint i (z of J_i). Returns ws.jacobian (6 x n).
+// prismatic one, z_i the axis of joint i (z of J_i); on a tree, zero for the joints that do not
+// support the last link, which carries the tool. Returns ws.jacobian (6 x n).
 template <typename S>
 const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian(const Model<S>& model,
                                                          KinematicsWorkspace<S>& ws,
                                                          ConstVectorRef<S> q) {
   tool_pose(model, ws, q);
+  const int tip = model.dof() - 1;
   for (int i = 0; i < model.dof(); ++i) {
+    if (!model.supports(i, tip)) {
+      ws.jacobian.col(i).setZero();
+      continue;
+    }
     const Vec3<S> z = ws.R_base[i].col(2);
     if (model.joint(i).type == JointType::revolute) {
       ws.jacobian.col(i).template head<3>() = cross(z, Vec3<S>(ws.tool_pose.p - ws.o_base[i]));

@@ -1,17 +1,24 @@
-// The model: a serial chain built once from a robot file and never changed while the
+// The model: a kinematic tree built once from a robot file and never changed while the
 // algorithms run (as Pinocchio separates Model from Data; the per-sample storage is in each
 // family's workspace: model/workspace.hpp for the shared joint frames, saha/, mata/, lee/).
 //
-// Joint i carries a frame J_i. Its placement relative to J_{i-1} (J_0 is the base frame) is a
+// Joint i moves link i, whose parent is link lambda(i) < i (the base when lambda(i) = 0); the
+// joints are numbered depth-first from the base, so the subtree of joint i is the contiguous range
+// i .. subtree_end(i) - 1 (docs/trees.md). A serial chain is the tree with lambda(i) = i - 1, and
+// every algorithm runs its chain case by the code it always had (topology.hpp).
+//
+// Joint i carries a frame J_i. Its placement relative to J_lambda(i) (J_0 is the base frame) is a
 // constant transform (R_i, o_i) followed by the joint's own motion about or along the z axis of
 // J_i: Rz(q_i) for a revolute joint, Tz(q_i) for a prismatic one. Link i is rigidly attached to
 // J_i, and its mass centre C_i and inertia are expressed there. The origin of J_i lies on the
 // axis of joint i, so Saha's (1999) d_i (from the joint axis to C_i) is the constant `com`.
-// DH tables (dh.hpp) are one way of building this chain; any format that gives each joint a
+// DH tables (dh.hpp) are one way of building this tree; any format that gives each joint a
 // fixed transform and a z axis (URDF, for one) maps onto it.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -82,8 +89,15 @@ struct Payload {
 // What a robot file says about one joint and the link it moves, in J_i.
 template <typename S>
 struct LinkSpec {
+  // `parent` is the index of the parent link in the list (0-based), kBase for the base, or
+  // kPrevious for the link before (the base for the first): the default, so that a list of links
+  // is a chain unless it says otherwise.
+  static constexpr int kBase = -1;
+  static constexpr int kPrevious = -2;
+
   JointType type = JointType::revolute;
-  Transform<S> placement;  // (R_i, o_i): J_i at q_i = 0 relative to J_{i-1}
+  int parent = kPrevious;
+  Transform<S> placement;  // (R_i, o_i): J_i at q_i = 0 relative to J_lambda(i)
   S mass = S(1);
   Vec3<S> com = Vec3<S>::Zero();      // d_i: from the origin of J_i to C_i
   Mat3<S> inertia = Mat3<S>::Zero();  // I_i about C_i
@@ -98,8 +112,8 @@ struct LinkSpec {
 template <typename S>
 struct Joint {
   JointType type;
-  Mat3<S> R;         // placement rotation of J_i (at q_i = 0) relative to J_{i-1}
-  Vec3<S> r_placed;  // r_{i-1}: from C_{i-1} to the origin of J_i at q_i = 0, in R_i's axes
+  Mat3<S> R;         // placement rotation of J_i (at q_i = 0) relative to J_lambda(i)
+  Vec3<S> r_placed;  // r_lambda(i): from C_lambda(i) to the origin of J_i at q_i = 0, in R_i's axes
   Vec3<S> d;         // d_i: from the origin of J_i (on the joint axis) to C_i, in J_i
   Vec6<S> p;         // joint-rate propagation vector p_i, Eq. (13) or (15), constant in J_i
   BodyInertia<S> M;  // M_i of Eq. (2): link i about C_i, in J_i (the last one with the payload)
@@ -125,6 +139,8 @@ class Model {
   using Scalar = S;
 
   Model() = default;
+  // Throws std::invalid_argument when the parents are not numbered depth-first (a parent after its
+  // child, or a subtree split by another branch); the robot-file readers order links before this.
   explicit Model(const std::vector<LinkSpec<S>>& links,
                  const Vec3<S>& gravity = Vec3<S>(0, 0, S(-9.81)));
   // With a tool frame (relative to J_n) and a payload on it (docs/robot-file.md). The payload is
@@ -134,6 +150,16 @@ class Model {
 
   int dof() const { return static_cast<int>(joints_.size()); }
   const Joint<S>& joint(int i) const { return joints_[static_cast<std::size_t>(i)]; }
+  // The topology, all 0-based: parent(i) is lambda(i) - 1 (-1 for the base), the subtree of joint
+  // i is i .. subtree_end(i) - 1, depth(i) is the number of joints from the base to i inclusive.
+  bool is_chain() const { return is_chain_; }
+  int parent(int i) const { return parents_[static_cast<std::size_t>(i)]; }
+  const std::vector<int>& parents() const { return parents_; }
+  int subtree_end(int i) const { return subtree_ends_[static_cast<std::size_t>(i)]; }
+  int depth(int i) const { return depths_[static_cast<std::size_t>(i)]; }
+  // Whether joint j lies on the path from the base to joint i (j = i included): then and only then
+  // does joint j's motion move link i, and I_ij can differ from 0.
+  bool supports(int j, int i) const { return j <= i && i < subtree_end(j); }
   const std::vector<LinkSpec<S>>& links() const { return links_; }
   const Vec3<S>& gravity() const { return gravity_; }
   // rho of Eq. (32): the base is given the acceleration -g so that gravity needs no other term.
@@ -157,6 +183,8 @@ class Model {
  private:
   std::vector<LinkSpec<S>> links_;
   std::vector<Joint<S>> joints_;
+  std::vector<int> parents_, subtree_ends_, depths_;
+  bool is_chain_ = true;
   Vec3<S> gravity_ = Vec3<S>(0, 0, S(-9.81));
   Transform<S> tool_;
   Payload<S> payload_;
@@ -189,16 +217,59 @@ template <typename S>
 Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity)
     : Model(links, gravity, Transform<S>(), Payload<S>()) {}
 
+// The parents of `links` resolved (kPrevious to the index before) and checked to be numbered
+// depth-first: each parent is the link just before or one of its ancestors, so that every subtree
+// is a contiguous range.
+template <typename S>
+std::vector<int> resolve_parents(const std::vector<LinkSpec<S>>& links) {
+  std::vector<int> parents(links.size());
+  std::vector<int> path;  // the ancestors of the link before, and that link
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const int i = static_cast<int>(k);
+    const int parent = links[k].parent == LinkSpec<S>::kPrevious ? i - 1 : links[k].parent;
+    while (!path.empty() && path.back() != parent)
+      path.pop_back();
+    if (parent != LinkSpec<S>::kBase && path.empty())
+      throw std::invalid_argument("link " + std::to_string(i + 1) + "'s parent " +
+                                  std::to_string(parent + 1) +
+                                  " is not an earlier link on the path to it: links must be "
+                                  "numbered depth-first from the base");
+    parents[k] = parent;
+    path.push_back(i);
+  }
+  return parents;
+}
+
 template <typename S>
 Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity,
                 const Transform<S>& tool, const Payload<S>& payload)
-    : links_(links), gravity_(gravity), tool_(tool), payload_(payload) {
-  joints_.reserve(links.size());
-  rotor_inertia_ = VecX<S>::Zero(static_cast<Eigen::Index>(links.size()));
-  Vec3<S> parent_com = Vec3<S>::Zero();  // C_0 is taken at the base origin; t_0 = 0 anyway
-  for (std::size_t k = 0; k < links.size(); ++k) {
-    const LinkSpec<S> link =
-        k + 1 == links.size() ? with_payload(links[k], tool, payload) : links[k];
+    : links_(links),
+      parents_(resolve_parents(links)),
+      gravity_(gravity),
+      tool_(tool),
+      payload_(payload) {
+  const std::size_t n = links.size();
+  subtree_ends_.assign(n, 0);
+  depths_.assign(n, 1);
+  for (std::size_t k = 0; k < n; ++k) {
+    links_[k].parent = parents_[k];
+    is_chain_ = is_chain_ && parents_[k] == static_cast<int>(k) - 1;
+    if (parents_[k] >= 0) depths_[k] = depths_[static_cast<std::size_t>(parents_[k])] + 1;
+  }
+  for (std::size_t k = n; k-- > 0;) {  // a subtree ends where its last descendant's does
+    subtree_ends_[k] = std::max(subtree_ends_[k], static_cast<int>(k) + 1);
+    if (parents_[k] >= 0) {
+      int& end = subtree_ends_[static_cast<std::size_t>(parents_[k])];
+      end = std::max(end, subtree_ends_[k]);
+    }
+  }
+  joints_.reserve(n);
+  rotor_inertia_ = VecX<S>::Zero(static_cast<Eigen::Index>(n));
+  for (std::size_t k = 0; k < n; ++k) {
+    const LinkSpec<S> link = k + 1 == n ? with_payload(links[k], tool, payload) : links[k];
+    // C_0 is taken at the base origin (t_0 = 0 anyway). The payload is on the last link, a leaf.
+    const Vec3<S> parent_com =
+        parents_[k] >= 0 ? links[static_cast<std::size_t>(parents_[k])].com : Vec3<S>::Zero();
     Joint<S> j;
     j.type = link.type;
     j.R = link.placement.R;
@@ -222,7 +293,6 @@ Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity,
     has_rotors_ = has_rotors_ || j.rotor_inertia != 0;
     has_friction_ = has_friction_ || j.viscous != 0 || j.coulomb_pos != 0 || j.coulomb_neg != 0;
     joints_.push_back(j);
-    parent_com = link.com;
   }
 }
 
@@ -234,6 +304,7 @@ Model<T> Model<S>::cast() const {
   for (const LinkSpec<S>& l : links_) {
     LinkSpec<T> c;
     c.type = l.type;
+    c.parent = l.parent;
     c.placement.R = l.placement.R.template cast<T>();
     c.placement.p = l.placement.p.template cast<T>();
     c.mass = static_cast<T>(l.mass);

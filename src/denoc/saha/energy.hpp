@@ -1,6 +1,8 @@
-// Kinetic and potential energy of the chain, for energy checks and rfdsim's output columns.
+// Kinetic and potential energy of the robot, for energy checks and rfdsim's output columns. On a
+// tree each link's twist and pose come from its parent's (lambda(i) for i - 1).
 #pragma once
 
+#include "denoc/model/kinematics.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
 
 namespace denoc {
@@ -11,12 +13,12 @@ S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                  ConstVectorRef<S> qd) {
   update_joint_frames(model, ws, q);
   S energy = 0;
-  Vec6<S> t_parent = Vec6<S>::Zero();
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& joint = model.joint(i);
+    const int parent = model.parent(i);
+    const Vec6<S> t_parent = parent >= 0 ? ws.t[parent] : Vec6<S>::Zero();
     ws.t[i] = propagate_twist(ws.E[i], ws.ell[i], t_parent) + joint.p * qd[i];
     energy += ws.t[i].dot(joint.M * ws.t[i]) / 2;
-    t_parent = ws.t[i];
   }
   // The rotors of the drives (docs/csv.md): 1/2 G^2 Jm qd_i^2 each.
   if (model.has_rotors()) energy += model.rotor_inertia().dot(qd.cwiseAbs2()) / 2;
@@ -27,12 +29,10 @@ S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
 template <typename S>
 S potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
-  Mat3<S> R = Mat3<S>::Identity();  // orientation of J_i in the base frame
-  Vec3<S> c = Vec3<S>::Zero();      // C_i in the base frame
+  joint_poses(model, ws);
   S energy = 0;
   for (int i = 0; i < model.dof(); ++i) {
-    R = R * ws.E[i];
-    c += R * ws.ell[i];
+    const Vec3<S> c = ws.o_base[i] + ws.R_base[i] * model.joint(i).d;  // C_i
     energy -= model.joint(i).M.mass * model.gravity().dot(c);
   }
   return energy;

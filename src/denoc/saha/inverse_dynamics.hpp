@@ -5,22 +5,36 @@
 //   backward recursion  gamma_i = M_i xi_i + Mdot_i t_i + B_{i+1,i}^T gamma_{i+1}          (7)
 //                       tau_i   = p_i^T gamma_i                                           (30)
 // Gravity enters only through rho = [0; -g] at the base, Eq. (32).
+// On a tree (the DeNOC for tree-type systems, Shah, Saha and Dutt 2013; docs/trees.md) i - 1
+// becomes the parent lambda(i) in the forward recursion, and the backward one sums
+// B_{c,i}^T gamma_c over every child c of link i: each gamma_c is added into its parent's entry
+// once it is complete, since children come after their parent in the numbering.
 #pragma once
 
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/model/topology.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 
-template <typename S>
+template <typename S, typename Topology>
 void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
-                       ConstVectorRef<S> qdd) {
+                       ConstVectorRef<S> qdd, Topology topology) {
   // t_{i-1} = [w; v] and xi_{i-1} = [dw; dv] travel as 3-vectors (packing them into 6-vectors
-  // at every step costs more than the arithmetic). The base does not move but accelerates at
-  // -g, Eq. (32).
+  // at every step costs more than the arithmetic); on a tree they are the parent's, read back.
+  // The base does not move but accelerates at -g, Eq. (32).
   Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();
   Vec3<S> dw = Vec3<S>::Zero(), dv = -model.gravity();
   for (int i = 0; i < model.dof(); ++i) {
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(i);
+      if (parent >= 0) {
+        w = angular(ws.t[parent]), v = linear(ws.t[parent]);
+        dw = angular(ws.xi[parent]), dv = linear(ws.xi[parent]);
+      } else {
+        w.setZero(), v.setZero(), dw.setZero(), dv = -model.gravity();
+      }
+    }
     const Mat3<S>& E = ws.E[i];
     const Vec3<S>& ell = ws.ell[i];
     // p_i = [s e_z; p_v]: s = 1 for a revolute joint and 0 for a prismatic one, Eqs. (13), (15).
@@ -48,6 +62,13 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
   }
 }
 
+// t_i and xi_i of every link for the current joint frames, whatever the topology.
+template <typename S>
+void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
+                       ConstVectorRef<S> qdd) {
+  with_topology(model, [&](auto topology) { forward_recursion(model, ws, qd, qdd, topology); });
+}
+
 // p_i^T [n; f], Eq. (30): the force on joint i of the wrench [n; f], with p_i = [s e_z; p_v]
 // (Eqs. 13, 15), so the angular part is one product.
 template <typename S>
@@ -65,17 +86,32 @@ EIGEN_ALWAYS_INLINE void add_link_wrench(const BodyInertia<S>& M, const Vec6<S>&
   f += M.mass * linear(xi);
 }
 
-template <typename S>
-void backward_recursion(const Model<S>& model, Workspace<S>& ws) {
-  // gamma_{i+1} = [n; f], carried inwards as 3-vectors.
+template <typename S, typename Topology>
+void backward_recursion(const Model<S>& model, Workspace<S>& ws, Topology topology) {
+  // gamma_{i+1} = [n; f], carried inwards as 3-vectors; on a tree, the children's sum
+  // B_{c,i}^T gamma_c is gathered in gamma_i before link i's own wrench is added.
   Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();
+  if constexpr (!Topology::chain)
+    for (Vec6<S>& gamma : ws.gamma)
+      gamma.setZero();
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
-    if (i + 1 < model.dof()) transfer_wrench(ws.E[i + 1], ws.ell[i + 1], n, f);  // B^T gamma_{i+1}
+    if constexpr (Topology::chain) {
+      if (i + 1 < model.dof()) transfer_wrench(ws.E[i + 1], ws.ell[i + 1], n, f);  // B^T gamma
+    } else {
+      n = angular(ws.gamma[i]), f = linear(ws.gamma[i]);  // sum of B_{c,i}^T gamma_c
+    }
     add_link_wrench(joint.M, ws.t[i], ws.xi[i], n, f);  // M_i xi_i + Mdot_i t_i, (8)
     angular(ws.gamma[i]) = n;                           // half by half, as in forward_recursion
     linear(ws.gamma[i]) = f;
     ws.tau[i] = joint_force(joint.p, n, f);  // Eq. (30)
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(i);
+      if (parent < 0) continue;
+      transfer_wrench(ws.E[i], ws.ell[i], n, f);  // B_{i,lambda(i)}^T gamma_i
+      angular(ws.gamma[parent]) += n;
+      linear(ws.gamma[parent]) += f;
+    }
   }
 }
 
@@ -87,8 +123,10 @@ template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
   update_joint_frames(model, ws, q);
-  forward_recursion(model, ws, qd, qdd);
-  backward_recursion(model, ws);
+  with_topology(model, [&](auto topology) {
+    forward_recursion(model, ws, qd, qdd, topology);
+    backward_recursion(model, ws, topology);
+  });
   if (model.has_rotors()) ws.tau.array() += model.rotor_inertia().array() * qdd.array();
   return ws.tau;
 }

@@ -1,0 +1,41 @@
+// How the recursions walk the model's tree. Each recursion is written once, over a topology:
+// ChainTopology, where the parent of joint i is i - 1 and a value carried outwards or inwards
+// stays in registers from one joint to the next (the code the chains always ran), and
+// TreeTopology, where it is read from the parent's stored entry or summed into it. with_topology
+// picks one per call from the model, so a chain pays one branch per call, not one per joint.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "denoc/model/model.hpp"
+
+namespace denoc {
+
+struct ChainTopology {
+  static constexpr bool chain = true;
+  static constexpr int parent(int i) { return i - 1; }
+};
+
+struct TreeTopology {
+  static constexpr bool chain = false;
+  const int* parents;  // the model's, 0-based, -1 for the base
+  int parent(int i) const { return parents[i]; }
+};
+
+// f(ChainTopology{}) for a chain, else f(TreeTopology{...}); both must return the same type.
+template <typename S, typename F>
+decltype(auto) with_topology(const Model<S>& model, F&& f) {
+  if (model.is_chain()) return std::forward<F>(f)(ChainTopology{});
+  return std::forward<F>(f)(TreeTopology{model.parents().data()});
+}
+
+// Refuses a tree in an algorithm that serves chains only (std::invalid_argument, naming it).
+template <typename S>
+void require_chain(const Model<S>& model, const char* what) {
+  if (!model.is_chain())
+    throw std::invalid_argument(std::string(what) + " is computed for serial chains only");
+}
+
+}  // namespace denoc
