@@ -142,6 +142,57 @@ TEST_F(ExtrasCli, PoseJacobianAndReactionsEqualTheLibrary) {
   }
 }
 
+// --frame LINK names a link of the robot file: its DH frame for the pose and the Jacobian (whose
+// columns beyond that link are zero), and the point the wrench acts at, which the joints beyond
+// it do not feel.
+TEST_F(ExtrasCli, FrameNamesALinkWhosePoseJacobianAndWrenchAreTheLibrarys) {
+  std::vector<denoc::VecX<double>> states;
+  write("traj.csv", random_trajectory(3, 6, states));
+  write("w.csv", "t,fx,fy,fz,nx,ny,nz\n0,1,-2,3,0.4,-0.5,0.6\n");
+  const denoc::RobotFile robot = denoc::load_robot_file(kDrives);
+  denoc::Workspace<double> ws(robot.model);
+  const denoc::BodyFrame<double> forearm{1, denoc::split_dh(robot.convention, robot.dh[1]).post};
+  const std::string args = "'" + kDrives + "' traj.csv --frame forearm ";
+  const Result pose = ridim(args + "--quantity pose");
+  const Result jac = ridim(args + "--quantity jacobian");
+  const Result plain = ridim("'" + kDrives + "' traj.csv --no-friction");
+  const Result pushed = ridim(args + "--no-friction --wrench w.csv");
+  ASSERT_EQ(pose.status, 0) << pose.err;
+  ASSERT_EQ(jac.status, 0) << jac.err;
+  ASSERT_EQ(pushed.status, 0) << pushed.err;
+  const auto P = rows_of(pose.out), J = rows_of(jac.out), T0 = rows_of(plain.out),
+             T1 = rows_of(pushed.out);
+  denoc::Vec6<double> w;
+  w << 1, -2, 3, 0.4, -0.5, 0.6;
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const auto q = states[k].segment(0, 3);
+    const denoc::Transform<double> X = denoc::frame_pose(robot.model, ws, forearm, q);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(P[k][1 + static_cast<std::size_t>(i)], X.p[i]);
+      for (int j = 0; j < 3; ++j)
+        EXPECT_EQ(P[k][4 + static_cast<std::size_t>(3 * i + j)], X.R(i, j));
+    }
+    const Eigen::Matrix<double, 6, Eigen::Dynamic> Jf =
+        denoc::frame_jacobian(robot.model, ws, forearm, q);
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_EQ(J[k][1 + static_cast<std::size_t>(3 * i + 2)], 0.0);  // the hand's joint
+      for (int j = 0; j < 3; ++j)
+        EXPECT_EQ(J[k][1 + static_cast<std::size_t>(3 * i + j)], Jf(i, j));
+    }
+    const denoc::VecX<double> change = -Jf.transpose() * w;
+    for (int j = 0; j < 3; ++j) {
+      const std::size_t c = 1 + static_cast<std::size_t>(j);
+      EXPECT_NEAR(T1[k][c] - T0[k][c], change[j], 1e-12 * (1 + std::abs(T0[k][c]))) << j;
+    }
+  }
+  const Result unknown = ridim("'" + kDrives + "' traj.csv --quantity pose --frame elbow");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("--frame elbow: no link of that name (links: base, upper arm, "
+                             "forearm, hand)"),
+            std::string::npos)
+      << unknown.err;
+}
+
 TEST_F(ExtrasCli, WrenchChangesTorquesByMinusJacobianTransposeTimesWrench) {
   std::vector<denoc::VecX<double>> states;
   write("traj.csv", random_trajectory(3, 30, states));  // t = 0 .. 0.29

@@ -91,6 +91,14 @@ Value named_value(const std::vector<std::pair<std::string, T>>& table, const std
   return fallback;
 }
 
+// --frame LINK (docs/trees.md): the link whose frame pose, jacobian and --wrench refer to.
+inline void add_frame_option(CLI::App& app, std::string& link) {
+  app.add_option("--frame", link,
+                 "The link whose frame the pose, the Jacobian and --wrench refer to (a link\n"
+                 "name of the robot file, or base); default: the tool frame. Needed on a tree")
+      ->option_text("LINK");
+}
+
 // --wrench FILE and --wrench-frame base|tool (docs/robot-file.md).
 inline void add_wrench_options(CLI::App& app, std::string& wrench, std::string& frame) {
   app.add_option("--wrench", wrench,
@@ -98,7 +106,8 @@ inline void add_wrench_options(CLI::App& app, std::string& wrench, std::string& 
                  "the tool frame origin; linear between samples, held outside them")
       ->option_text("FILE");
   app.add_option("--wrench-frame", frame,
-                 "base (default) or tool: the frame in which --wrench's vectors are given")
+                 "base (default) or tool: the frame in which --wrench's vectors are given\n"
+                 "(tool: the --frame given, if any)")
       ->check(CLI::IsMember({"base", "tool"}))
       ->option_text("NAME");
 }

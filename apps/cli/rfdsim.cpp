@@ -14,6 +14,7 @@
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
+#include "denoc/io/frames.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
@@ -219,6 +220,18 @@ struct BothKinks : JointForces {
   }
 };
 
+// Where --wrench acts: the --frame given, else the tool frame; a tree has no one tool, so there
+// --wrench needs --frame (docs/trees.md).
+std::optional<BodyFrame<double>> wrench_frame(const RfdsimOptions& options,
+                                              const RobotFile& robot) {
+  if (!options.frame.empty()) return find_frame(robot, options.frame);
+  if (!robot.model.is_chain() && !options.wrench.empty()) {
+    throw InputError(robot.path +
+                     ": the robot is a tree, so --wrench needs --frame LINK: the link it acts on");
+  }
+  return std::nullopt;
+}
+
 // The robot file with --set applied, its warnings printed, and the options checked against it.
 RobotFile load_checked_robot(const RfdsimOptions& options) {
   check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
@@ -230,6 +243,7 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
   for (const std::string& warning : robot.warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
   check_options(options);
+  wrench_frame(options, robot);  // a bad --frame is refused before any output is opened
   if (options.algorithm == Route::fixman && !fixman_supports(robot.model)) {
     throw InputError(options.robot +
                      ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
@@ -308,7 +322,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   csv.header(output_header(n));
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
-  system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame);
+  system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame, wrench_frame(options, robot));
   RowWriter writer(system, csv, robot);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "rfdsim", "s",
                     options.t_end);

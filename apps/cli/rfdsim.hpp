@@ -45,6 +45,7 @@ struct RfdsimOptions {
   FrictionSettings friction;  // --coulomb, --coulomb-velocity (docs/robot-file.md)
   std::string wrench;         // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (docs/robot-file.md)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
+  std::string frame;                  // --frame LINK: where --wrench acts (empty: the tool frame)
   std::string base_link,
       tip_link;  // URDF: the chain's ends (docs/urdf.md); empty = root / only leaf
   std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (docs/robot-file.md)

@@ -16,6 +16,7 @@
 #include "denoc/io/describe.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
+#include "denoc/io/frames.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
@@ -81,6 +82,20 @@ Route choose_algorithm(const RidimOptions& options, const Model<double>& model) 
   }
   return chosen;
 }
+// The frame of --frame, or none for the tool frame; InputError when the quantity or the wrench
+// needs a frame and the robot, a tree, has no one tool (docs/trees.md).
+std::optional<BodyFrame<double>> choose_frame(const RidimOptions& options, const RobotFile& robot) {
+  if (!options.frame.empty()) return find_frame(robot, options.frame);
+  if (robot.model.is_chain()) return std::nullopt;
+  const bool pose = options.quantity == Quantity::pose || options.quantity == Quantity::jacobian;
+  if (pose || !options.wrench.empty()) {
+    throw InputError(robot.path + ": the robot is a tree, so " +
+                     (pose ? "--quantity " + name_of(options.quantity) : std::string("--wrench")) +
+                     " needs --frame LINK: the link whose frame it refers to");
+  }
+  return std::nullopt;
+}
+
 constexpr long kProgressStride = 256;  // rows between looks at the clock (a row is ~1 us)
 
 std::vector<std::string> output_header(Quantity quantity, int n) {
@@ -150,7 +165,7 @@ class SampleWriter {
  public:
   SampleWriter(const RobotFile& robot, Quantity quantity, Route algorithm, CsvWriter& csv,
                bool friction = true, JointForces* wrench = nullptr,
-               bool wrench_in_tool_frame = false)
+               bool wrench_in_tool_frame = false, std::optional<BodyFrame<double>> frame = {})
       : model_(robot.model),
         dynamics_(robot.model),
         ws_(dynamics_.denoc()),
@@ -161,6 +176,7 @@ class SampleWriter {
         friction_forces_(VecX<double>::Zero(robot.dof())),
         wrench_(wrench),
         wrench_in_tool_frame_(wrench_in_tool_frame),
+        frame_(frame.value_or(robot.model.tool_frame())),
         pose_(12),
         check_positive_definite_(robot) {}
 
@@ -189,7 +205,7 @@ class SampleWriter {
         csv_.row(t, gravity_forces(algorithm_, dynamics_, q));
         break;
       case Quantity::pose: {
-        const Transform<double>& pose = tool_pose(model_, ws_, q);
+        const Transform<double>& pose = frame_pose(model_, ws_, frame_, q);
         pose_.head<3>() = pose.p;
         pose_.tail<9>() = Eigen::Map<const VecX<double>>(
             Eigen::Matrix<double, 3, 3, Eigen::RowMajor>(pose.R).data(), 9);
@@ -197,7 +213,7 @@ class SampleWriter {
         break;
       }
       case Quantity::jacobian:
-        csv_.matrix_row(t, tool_jacobian(model_, ws_, q));
+        csv_.matrix_row(t, frame_jacobian(model_, ws_, frame_, q));
         break;
       case Quantity::reactions: {
         inverse_dynamics(model_, ws_, q, qd, qdd);
@@ -244,9 +260,9 @@ class SampleWriter {
     wrench_->at(t, wrench_value_);
     if (wrench_in_tool_frame_) {
       joint_poses(model_, ws_);
-      wrench_value_ = tool_wrench_in_base(ws_.tool_pose.R, wrench_value_);
+      wrench_value_ = tool_wrench_in_base(frame_pose(ws_, frame_).R, wrench_value_);
     }
-    apply_tool_wrench(model_, ws_, wrench_value_);
+    apply_frame_wrench(model_, ws_, frame_, wrench_value_);
   }
 
   // The route's joint forces into ws_.tau, where the wrench and the friction are added.
@@ -274,6 +290,7 @@ class SampleWriter {
   VecX<double> friction_forces_;
   JointForces* wrench_;
   bool wrench_in_tool_frame_;
+  BodyFrame<double> frame_;  // --frame, or the tool frame
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   VecX<double> pose_;
   VecX<double> udu_row_;
@@ -308,7 +325,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   CsvWriter csv(output);
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot, options.quantity, *options.algorithm, csv, options.friction,
-                      wrench.get(), options.wrench_in_tool_frame);
+                      wrench.get(), options.wrench_in_tool_frame, options.body_frame);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
                     static_cast<double>(traj.samples), kProgressStride);
   VecX<double> state(3 * n);
@@ -357,7 +374,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   csv.set_source(&reader);
   csv.header(output_header(options.quantity, n));
   SampleWriter writer(robot, options.quantity, *options.algorithm, csv, options.friction,
-                      wrench.get(), options.wrench_in_tool_frame);
+                      wrench.get(), options.wrench_in_tool_frame, options.body_frame);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
                     kProgressStride);
   std::error_code no_size;
@@ -433,6 +450,7 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
   if (options.describe) return;
   RidimOptions resolved = options;
   resolved.algorithm = choose_algorithm(options, robot.model);  // before any output is opened
+  resolved.body_frame = choose_frame(options, robot);
   if (options.count_operations) {
     run_count(robot, resolved, standard_input, standard_output);
     return;

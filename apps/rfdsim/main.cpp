@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
   add_integrator_options(app, options, texts);
   add_dynamics_options(app, options, texts);
   denoc::add_wrench_options(app, options.wrench, texts.wrench_frame);
+  denoc::add_frame_option(app, options.frame);
   denoc::add_output_option(
       app, options.output,
       "Write the CSV to FILE instead of standard output; - is standard output");
@@ -172,7 +173,7 @@ int main(int argc, char** argv) {
       "initial state (no joint forces; --free-fall/--torques not needed): one CSV\n"
       "header and one row (docs/operation-counts.md)");
   // The counts are of the route alone: what would be silently left out is refused.
-  count->excludes("--stats")->excludes("--wrench")->excludes("--wrench-frame");
+  count->excludes("--stats")->excludes("--wrench")->excludes("--wrench-frame")->excludes("--frame");
   app.set_version_flag("--version", "rfdsim " DENOC_VERSION);
   denoc::add_batch_options(app, batch,
                            "links[2].mass=3.5, links[0].inertia.xx=0.1, initial.q[1]=30");

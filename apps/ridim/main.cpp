@@ -25,8 +25,9 @@ std::string ignored_option(const CLI::App& app, const denoc::RidimOptions& optio
     return nothing + ", so the trajectory " + options.trajectory +
            " would not be read; drop one of them";
   }
-  for (const char* name : {"--quantity", "--algorithm", "--no-friction", "--wrench",
-                           "--wrench-frame", "--progress", "--quiet", "--count-operations"}) {
+  for (const char* name :
+       {"--quantity", "--algorithm", "--no-friction", "--wrench", "--wrench-frame", "--frame",
+        "--progress", "--quiet", "--count-operations"}) {
     if (app.count(name) > 0)
       return nothing + ", so " + name + " would be ignored; drop one of them";
   }
@@ -128,6 +129,7 @@ int main(int argc, char** argv) {
   denoc::add_batch_options(app, batch,
                            "links[2].mass=3.5, links[0].inertia.xx=0.1, gravity[2]=-9.80665");
   denoc::add_wrench_options(app, options.wrench, wrench_frame);
+  denoc::add_frame_option(app, options.frame);
   app.footer(
       "Examples:\n"
       "  ridim robots/stanford.yaml -o stanford_tau.csv\n"

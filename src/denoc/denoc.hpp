@@ -82,7 +82,13 @@ namespace denoc {
                                            ConstVectorRef<S>);                                     \
   KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian<S>(                             \
       const Model<S>&, KinematicsWorkspace<S>&, ConstVectorRef<S>);                                \
+  KEYWORD const Transform<S>& frame_pose<S>(const Model<S>&, KinematicsWorkspace<S>&,              \
+                                            const BodyFrame<S>&, ConstVectorRef<S>);               \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian<S>(                            \
+      const Model<S>&, KinematicsWorkspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>);           \
   KEYWORD void apply_tool_wrench<S>(const Model<S>&, Workspace<S>&, const Vec6<S>&);               \
+  KEYWORD void apply_frame_wrench<S>(const Model<S>&, Workspace<S>&, const BodyFrame<S>&,          \
+                                     const Vec6<S>&);                                              \
   KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions<S>(                           \
       const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
 

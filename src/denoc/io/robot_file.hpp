@@ -21,6 +21,9 @@ struct RobotFile {
   double angle_scale = 1;  // radians per angle_unit
   std::vector<DhLink<double>> dh;
   std::vector<std::string> link_names;
+  // The frame of link_names[i] relative to J_i (--frame LINK, io/frames.hpp), where the reader
+  // records it (URDF); a YAML's follow from its DH rows.
+  std::vector<Transform<double>> link_frames;
   Model<double> model;
   std::optional<VecX<double>> initial_q;                  // SI units (rad, m)
   std::optional<VecX<double>> initial_qd;                 // SI units

@@ -387,6 +387,7 @@ void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>
       chain.link_in_joint_frame.R * body.inertia * chain.link_in_joint_frame.R.transpose();
   robot.joint_names.push_back(j.name);
   robot.link_names.push_back(child.name);
+  robot.link_frames.push_back(chain.link_in_joint_frame);
   RobotFile::JointDamping damping;
   if (j.dynamics) damping = {j.dynamics->damping, j.dynamics->friction};
   robot.urdf_joint_dynamics.push_back(damping);

@@ -1,7 +1,7 @@
-// Pose and geometric Jacobian of the tool frame (docs/csv.md), from the same joint frames the
-// dynamics use (joint_frames.hpp): J_i = J_{i-1} E_i, and the mass centres C_i joined by ell_i,
-// so that the origin of J_i is C_i - d_i. The tool frame is the model's tool() in J_n (the last
-// link's frame when the robot file has no tool).
+// Pose and geometric Jacobian of the tool frame or of any frame fixed to a link (docs/csv.md),
+// from the same joint frames the dynamics use (joint_frames.hpp): J_i = J_lambda(i) E_i, and the
+// mass centres C_i joined by ell_i, so that the origin of J_i is C_i - d_i. The tool frame is the
+// model's tool() in J_n (the last link's frame when the robot file has no tool).
 #pragma once
 
 #include "denoc/model/joint_frames.hpp"
@@ -31,33 +31,54 @@ void joint_poses(const Model<S>& model, KinematicsWorkspace<S>& ws) {
   ws.tool_pose.p = ws.o_base[n - 1] + ws.R_base[n - 1] * model.tool().p;
 }
 
+// A frame fixed to a link (model.hpp) in the base frame, from the poses joint_poses left in ws:
+// R_k X.R and o_k + R_k X.p. Into ws.tool_pose, which holds the pose of the frame last asked for.
+template <typename S>
+const Transform<S>& frame_pose(KinematicsWorkspace<S>& ws, const BodyFrame<S>& frame) {
+  if (frame.link < 0) {
+    ws.tool_pose = frame.placement;
+  } else {
+    const Mat3<S>& R = ws.R_base[frame.link];
+    ws.tool_pose.R = R * frame.placement.R;
+    ws.tool_pose.p = ws.o_base[frame.link] + R * frame.placement.p;
+  }
+  return ws.tool_pose;
+}
+
+// The pose of `frame` in the base frame at q. Returns ws.tool_pose.
+template <typename S>
+const Transform<S>& frame_pose(const Model<S>& model, KinematicsWorkspace<S>& ws,
+                               const BodyFrame<S>& frame, ConstVectorRef<S> q) {
+  update_joint_frames(model, ws, q);
+  joint_poses(model, ws);
+  return frame_pose(ws, frame);
+}
+
 // The tool frame in the base frame at q. Returns ws.tool_pose.
 template <typename S>
 const Transform<S>& tool_pose(const Model<S>& model, KinematicsWorkspace<S>& ws,
                               ConstVectorRef<S> q) {
-  update_joint_frames(model, ws, q);
-  joint_poses(model, ws);
-  return ws.tool_pose;
+  return frame_pose(model, ws, model.tool_frame(), q);
 }
 
-// The geometric Jacobian of the tool frame origin p in the base frame, rows [v; omega]
-// (Corke's jacob0): column i is [z_i x (p - o_i); z_i] for a revolute joint and [z_i; 0] for a
-// prismatic one, z_i the axis of joint i (z of J_i); on a tree, zero for the joints that do not
-// support the last link, which carries the tool. Returns ws.jacobian (6 x n).
+// The geometric Jacobian of the origin p of `frame` in the base frame, rows [v; omega] (Corke's
+// jacob0): column i is [z_i x (p - o_i); z_i] for a revolute joint and [z_i; 0] for a prismatic
+// one, z_i the axis of joint i (z of J_i), for the joints on the path from the base to the frame's
+// link; zero for the others (on a tree, the other branches). Returns ws.jacobian (6 x n).
 template <typename S>
-const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian(const Model<S>& model,
-                                                         KinematicsWorkspace<S>& ws,
-                                                         ConstVectorRef<S> q) {
-  tool_pose(model, ws, q);
-  const int tip = model.dof() - 1;
+const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian(const Model<S>& model,
+                                                          KinematicsWorkspace<S>& ws,
+                                                          const BodyFrame<S>& frame,
+                                                          ConstVectorRef<S> q) {
+  const Vec3<S> p = frame_pose(model, ws, frame, q).p;
   for (int i = 0; i < model.dof(); ++i) {
-    if (!model.supports(i, tip)) {
+    if (frame.link < 0 || !model.supports(i, frame.link)) {
       ws.jacobian.col(i).setZero();
       continue;
     }
     const Vec3<S> z = ws.R_base[i].col(2);
     if (model.joint(i).type == JointType::revolute) {
-      ws.jacobian.col(i).template head<3>() = cross(z, Vec3<S>(ws.tool_pose.p - ws.o_base[i]));
+      ws.jacobian.col(i).template head<3>() = cross(z, Vec3<S>(p - ws.o_base[i]));
       ws.jacobian.col(i).template tail<3>() = z;
     } else {
       ws.jacobian.col(i).template head<3>() = z;
@@ -65,6 +86,14 @@ const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian(const Model<S>& model,
     }
   }
   return ws.jacobian;
+}
+
+// The same for the tool frame.
+template <typename S>
+const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian(const Model<S>& model,
+                                                         KinematicsWorkspace<S>& ws,
+                                                         ConstVectorRef<S> q) {
+  return frame_jacobian(model, ws, model.tool_frame(), q);
 }
 
 }  // namespace denoc

@@ -86,6 +86,14 @@ struct Payload {
   Mat3<S> inertia = Mat3<S>::Zero();
 };
 
+// A frame fixed to a link: link `link`'s J_link (0-based; -1 is the base frame) followed by a
+// constant placement. The tool frame is one (Model::tool_frame); `--frame LINK` names others.
+template <typename S>
+struct BodyFrame {
+  int link = -1;
+  Transform<S> placement;
+};
+
 // What a robot file says about one joint and the link it moves, in J_i.
 template <typename S>
 struct LinkSpec {
@@ -171,6 +179,7 @@ class Model {
 
   // The tool frame relative to J_n (identity when none was given) and the payload on it.
   const Transform<S>& tool() const { return tool_; }
+  BodyFrame<S> tool_frame() const { return {dof() - 1, tool_}; }
   const Payload<S>& payload() const { return payload_; }
   // G^2 Jm of every joint: the rotor terms on the diagonal of the inertia matrix.
   const VecX<S>& rotor_inertia() const { return rotor_inertia_; }

@@ -12,24 +12,28 @@
 
 namespace denoc {
 
-// The wrench w = [f; n] that the environment exerts on the tool, at the tool frame origin, in
-// the base frame, taken into the backward recursion: the joints need gamma_i - B_{n,i}^T w_n
-// and tau_i - p_i^T B_{n,i}^T w_n, with w_n the same wrench about C_n in J_n (carried inwards
-// joint by joint, Eq. 14, as eta is in Eq. 35). tau changes by -J^T w. Call after
-// inverse_dynamics (or bias_forces, gravity_forces) at the same q; updates ws.gamma, ws.tau.
+// The wrench w = [f; n] that the environment exerts on a frame fixed to link k (model.hpp; the
+// tool frame by default), at the frame's origin, in the base frame, taken into the backward
+// recursion: the joints on the path from the base to link k need gamma_i - B_{k,i}^T w_k and
+// tau_i - p_i^T B_{k,i}^T w_k, with w_k the same wrench about C_k in J_k (carried inwards joint by
+// joint, Eq. 14, as eta is in Eq. 35); the other branches of a tree do not feel it. tau changes by
+// -J^T w. Call after inverse_dynamics (or bias_forces, gravity_forces) at the same q; updates
+// ws.gamma, ws.tau.
 template <typename S>
-void apply_tool_wrench(const Model<S>& model, Workspace<S>& ws, const Vec6<S>& w_base) {
+void apply_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame<S>& frame,
+                        const Vec6<S>& w_base) {
+  const int k = frame.link;
+  if (k < 0) return;  // a frame on the base: the base takes the wrench
   joint_poses(model, ws);
-  const int n = model.dof();
-  const Mat3<S>& R = ws.R_base[n - 1];
-  const Vec3<S> c = ws.o_base[n - 1] + R * model.joint(n - 1).d;  // C_n in the base frame
+  const Mat3<S>& R = ws.R_base[k];
+  const Vec3<S> c = ws.o_base[k] + R * model.joint(k).d;  // C_k in the base frame
   const Vec3<S> f_base = w_base.template head<3>();
-  const Vec3<S> n_base =
-      Vec3<S>(w_base.template tail<3>()) + cross(Vec3<S>(ws.tool_pose.p - c), f_base);
-  // About C_n, in J_n; the joints carry its opposite.
+  const Vec3<S> origin = frame_pose(ws, frame).p;
+  const Vec3<S> n_base = Vec3<S>(w_base.template tail<3>()) + cross(Vec3<S>(origin - c), f_base);
+  // About C_k, in J_k; the joints carry its opposite.
   Vec3<S> m = -(R.transpose() * n_base), f = -(R.transpose() * f_base);
-  for (int i = n - 1; i >= 0; --i) {
-    if (i + 1 < n) transfer_wrench(ws.E[i + 1], ws.ell[i + 1], m, f);  // B_{i+1,i}^T
+  for (int i = k, child = -1; i >= 0; child = i, i = model.parent(i)) {
+    if (child >= 0) transfer_wrench(ws.E[child], ws.ell[child], m, f);  // B_{child,i}^T
     angular(ws.gamma[i]) += m;
     linear(ws.gamma[i]) += f;
     const Vec6<S>& p = model.joint(i).p;
@@ -37,9 +41,15 @@ void apply_tool_wrench(const Model<S>& model, Workspace<S>& ws, const Vec6<S>& w
   }
 }
 
-// A wrench [f; n] given in the tool frame (--wrench-frame tool), in the base frame: both halves
-// turned by the tool's orientation R (tool_pose). Half by half: g++ -march=x86-64-v3 flags the
-// comma initializer with a false -Warray-bounds.
+// The same on the tool frame.
+template <typename S>
+void apply_tool_wrench(const Model<S>& model, Workspace<S>& ws, const Vec6<S>& w_base) {
+  apply_frame_wrench(model, ws, model.tool_frame(), w_base);
+}
+
+// A wrench [f; n] given in the tool frame (--wrench-frame tool; or the --frame given), in the base
+// frame: both halves turned by the frame's orientation R (frame_pose). Half by half: g++
+// -march=x86-64-v3 flags the comma initializer with a false -Warray-bounds.
 template <typename S>
 Vec6<S> tool_wrench_in_base(const Mat3<S>& R, const Vec6<S>& w_tool) {
   Vec6<S> w;

@@ -65,11 +65,11 @@ void ChainDynamics::evaluate(const State& x, double t) {
     }
   }
   if (wrench_) {
-    // The environment's wrench on the tool: tau gains J^T w (docs/robot-file.md), and its power is
-    // w . J qd.
+    // The environment's wrench on the tool (or the frame given): tau gains J^T w
+    // (docs/robot-file.md), and its power is w . J qd.
     wrench_->at(t, wrench_samples_);
     wrench_value_ = wrench_samples_;
-    tool_jacobian(model_, ws_, q);
+    frame_jacobian(model_, ws_, wrench_frame_, q);
     if (wrench_in_tool_frame_) {
       wrench_value_ = tool_wrench_in_base(ws_.tool_pose.R, wrench_value_);
     }

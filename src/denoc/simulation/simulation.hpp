@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,13 +79,16 @@ class ChainDynamics {
   long evaluations() const { return evaluations_; }
 
   // docs/robot-file.md and docs/csv.md: the drives' friction (viscous always, Coulomb as `friction`
-  // says) and a wrench on the tool (t,fx..nz samples, base or tool frame; null for none) act
-  // besides tau. With a state of 2n + 2 entries the last two integrate the power put in (tau . qd
-  // and the wrench's) and the power friction takes out: the `work` and `dissipated` columns.
+  // says) and a wrench on the tool, or on `frame` (t,fx..nz samples, given in the base frame or in
+  // the frame it acts on; null for none) act besides tau. With a state of 2n + 2 entries the last
+  // two integrate the power put in (tau . qd and the wrench's) and the power friction takes out:
+  // the `work` and `dissipated` columns.
   void set_friction(const FrictionSettings& friction) { friction_settings_ = friction; }
-  void set_tool_wrench(JointForces* wrench, bool in_tool_frame) {
+  void set_tool_wrench(JointForces* wrench, bool in_tool_frame,
+                       std::optional<BodyFrame<double>> frame = std::nullopt) {
     wrench_ = wrench;
     wrench_in_tool_frame_ = in_tool_frame;
+    wrench_frame_ = frame.value_or(model_.tool_frame());
   }
   const FrictionSettings& friction_settings() const { return friction_settings_; }
   double power_in() const { return power_in_; }                // at the last evaluate
@@ -118,6 +122,7 @@ class ChainDynamics {
   FrictionSettings friction_settings_;
   JointForces* wrench_ = nullptr;
   bool wrench_in_tool_frame_ = false;
+  BodyFrame<double> wrench_frame_;  // where the wrench acts: the tool frame unless set
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   MatX<double> full_inertia_;  // I with no joint locked; sized by the first locked solve
