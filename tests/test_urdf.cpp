@@ -181,6 +181,8 @@ TEST(Urdf, BaseAndTipChooseTheChain) {
   // base frame now is), the third body holding l3b, l4 and tool0 as at q4 = 0.
   const denoc::Model<double> hand = hand_built();
   std::vector<denoc::LinkSpec<double>> links(hand.links().begin() + 1, hand.links().begin() + 3);
+  for (denoc::LinkSpec<double>& link : links)
+    link.parent = denoc::LinkSpec<double>::kPrevious;  // the model's parents index the whole chain
   const Transform<double> l3b =
       inverse(z_to(Vec3<double>(0, -1, 0))) * pose(0.3, 0, 0, 0, M_PI / 2, 0);
   const Transform<double> l4 = l3b * pose(0.05, 0.05, 0.2, 0.2, -0.1, 0.4);
