@@ -158,7 +158,10 @@ void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws, Topolog
       shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_hat,
                         &g.coeffRef(12), mass);
     } else {  // M^_n = M_n = [I 0; 0 m 1] about C_n
-      add_link_inertia(g, mass, M_hat);
+      M_hat(0, 0) = g[12], M_hat(1, 1) = g[13], M_hat(2, 2) = g[14];
+      M_hat(0, 1) = M_hat(1, 0) = g[15], M_hat(0, 2) = M_hat(2, 0) = g[16];
+      M_hat(1, 2) = M_hat(2, 1) = g[17];
+      M_hat(3, 3) = M_hat(4, 4) = M_hat(5, 5) = mass;
     }
     d_outer = store_udu_pivot(model, ws, i, M_hat, psi_outer);
     if constexpr (!Topology::chain) {
