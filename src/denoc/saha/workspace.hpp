@@ -67,7 +67,7 @@ struct Workspace : KinematicsWorkspace<S> {
   // is carried from one joint to the next; on a tree each joint keeps what its children sum into
   // it, or what its children read (docs/trees.md). Empty for a chain.
   // Sum over the children c of i of B_ci^T (M^_c - psi^_c psi_c^T) B_ci, Eq. (50): in J_i for the
-  // forward dynamics, in base axes about C_i for the inverse (its A K C blocks, K^T not kept).
+  // forward dynamics (its A, K, C blocks; K^T not kept), in base axes about C_i for the inverse.
   std::vector<Mat6<S>> children_mass;
   std::vector<Vec6<S>> children_wrench;  // sum over children c of B_ci^T zeta_c + psi_ic tau^_c
   std::vector<Vec6<S>> joint_twist;      // mu_i of Eq. (37), read by the children of i
