@@ -5,6 +5,7 @@
 // well, and counts on its own.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -195,6 +196,52 @@ void expect_no_allocation(int n) {
       0);
   EXPECT_EQ(allocations_after_first(
                 [&] { sink += denoc::forward_dynamics_fixman(model, ws, fx, q, qd, qdd)[0]; }),
+            0);
+  EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
+}
+
+// A tree from the chain's links: a spine of the odd links on the base, each with one even link as
+// a leaf, and link 0 a branch of its own (parents numbered depth-first).
+template <typename S>
+denoc::Model<S> tree(int n) {
+  std::vector<denoc::LinkSpec<S>> links = chain<S>(n).links();
+  for (int i = 0; i < n; ++i)
+    links[static_cast<std::size_t>(i)].parent = i == 0 ? -1 : (i % 2 ? std::max(i - 2, -1) : i - 1);
+  return denoc::Model<S>(links);
+}
+
+// The routes that run on trees allocate nothing per call there either (the tree code paths keep
+// their per-joint entries in the workspaces, sized when they are built).
+template <typename S>
+void expect_no_allocation_on_tree(int n) {
+  const denoc::Model<S> model = tree<S>(n);
+  ASSERT_EQ(model.is_chain(), n == 1);
+  denoc::Workspace<S> ws(model);
+  denoc::GibbsAppellWorkspace<S> ga(model);
+  const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
+  const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
+  const denoc::VecX<S> qdd = denoc::VecX<S>::LinSpaced(n, S(2), S(1));
+  S sink = 0;
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::inverse_dynamics(model, ws, q, qd, qdd)[0]; }),
+      0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::forward_dynamics(model, ws, q, qd, qdd)[0]; }),
+      0);
+  EXPECT_EQ(allocations_after_first([&] {
+              denoc::udu_factors(model, ws, q);
+              sink += ws.U(0, 0);
+            }),
+            0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::inverse_inertia_udu(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd)[0]; }),
+            0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::gibbs_appell_inertia(model, ga, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::forward_dynamics_gibbs_appell(model, ga, q, qd, qdd)[0]; }),
             0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
@@ -393,6 +440,14 @@ TEST(Allocations, NoneInAnyAlgorithmDouble) {
 TEST(Allocations, NoneInAnyAlgorithmFloat) {
   for (int n : {1, 6, 40, 200})
     expect_no_allocation<float>(n);
+}
+
+TEST(Allocations, NoneOnTrees) {
+  for (int n : {1, 7, 40, 200}) {
+    expect_no_allocation_on_tree<double>(n);
+    expect_no_allocation_on_tree<float>(n);
+    expect_no_allocation_on_tree<denoc::Counted>(n);
+  }
 }
 
 // The counting scalar (--count-operations) runs the same routes, with the reference kernels

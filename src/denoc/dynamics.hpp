@@ -62,10 +62,8 @@ template <typename S>
 const VecX<S>& inverse_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
   if (route == Route::denoc) return inverse_dynamics(d.model(), d.denoc(), q, qd, qdd);
-  if (route == Route::gibbs_appell) {
-    routes_detail::chain_only(d, route, "the inverse dynamics");
+  if (route == Route::gibbs_appell)
     return gibbs_appell_inverse_dynamics(d.model(), d.gibbs_appell(), q, qd, qdd);
-  }
   routes_detail::not_computed_by(route, "the inverse dynamics");
 }
 
@@ -73,7 +71,6 @@ const VecX<S>& inverse_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q
 template <typename S>
 const VecX<S>& bias_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q, ConstVectorRef<S> qd) {
   if (route == Route::denoc) return bias_forces(d.model(), d.denoc(), q, qd);
-  if (route == Route::gibbs_appell) routes_detail::chain_only(d, route, "the bias forces");
   if (route == Route::gibbs_appell) return gibbs_appell_bias(d.model(), d.gibbs_appell(), q, qd);
   routes_detail::not_computed_by(route, "the bias forces");
 }
@@ -82,7 +79,6 @@ const VecX<S>& bias_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q, Con
 template <typename S>
 const VecX<S>& gravity_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
   if (route == Route::denoc) return gravity_forces(d.model(), d.denoc(), q);
-  if (route == Route::gibbs_appell) routes_detail::chain_only(d, route, "the gravity forces");
   if (route == Route::gibbs_appell) return gibbs_appell_gravity(d.model(), d.gibbs_appell(), q);
   routes_detail::not_computed_by(route, "the gravity forces");
 }
@@ -90,7 +86,7 @@ const VecX<S>& gravity_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q) 
 // The generalized inertia matrix I(q): Saha (1999) Eq. (24) or Mata et al. (2002) Eq. (19).
 template <typename S>
 const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
-  routes_detail::chain_only(d, route, "the inertia matrix");
+  if (route == Route::denoc) routes_detail::chain_only(d, route, "the inertia matrix");
   if (route == Route::denoc) return generalized_inertia(d.model(), d.denoc(), q);
   if (route == Route::gibbs_appell) return gibbs_appell_inertia(d.model(), d.gibbs_appell(), q);
   routes_detail::not_computed_by(route, "the inertia matrix");
@@ -110,14 +106,13 @@ const MatX<S>& convective_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S>
 template <typename S>
 void udu_factors(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
   if (route != Route::udu) routes_detail::not_computed_by(route, "the U D U^T factors");
-  routes_detail::chain_only(d, route, "the U D U^T factors");
   udu_factors(d.model(), d.denoc(), q);
 }
 
 // I(q)^-1; NaN entries when I is not positive definite.
 template <typename S>
 const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
-  routes_detail::chain_only(d, route, "the inverse inertia matrix");
+  if (route != Route::udu) routes_detail::chain_only(d, route, "the inverse inertia matrix");
   switch (route) {
     case Route::udu:
       return inverse_inertia_udu(d.model(), d.denoc(), q);
@@ -135,7 +130,8 @@ const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q)
 template <typename S>
 const VecX<S>& forward_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
-  routes_detail::chain_only(d, route, "the forward dynamics");
+  if (route == Route::cholesky || route == Route::fixman)
+    routes_detail::chain_only(d, route, "the forward dynamics");
   switch (route) {
     case Route::udu:
       return forward_dynamics(d.model(), d.denoc(), q, qd, tau);

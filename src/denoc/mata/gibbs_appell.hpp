@@ -14,14 +14,19 @@
 // Vectors carry the frame on the left in the paper (^j x); here every vector of link i is in
 // J_i unless its name says otherwise. Gravity enters as the base's acceleration -g (Step 1).
 // Storage: GibbsAppellWorkspace (gibbs_appell_workspace.hpp), apart from the other routes'.
+// On a tree (docs/gibbs-appell.md, "Trees") j - 1 becomes the parent lambda(j) outwards, the
+// inward sums and the composite bodies sum over the children of j, and D has entries only where
+// one joint supports the other.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "denoc/kernels/cholesky.hpp"
 #include "denoc/kernels/sin_cos.hpp"
 #include "denoc/mata/gibbs_appell_workspace.hpp"
+#include "denoc/model/topology.hpp"
 #include "denoc/model/workspace.hpp"
 
 namespace denoc {
@@ -57,6 +62,19 @@ inline Mat3<S> cross_squared(const Vec3<S>& a) {
   return out;
 }
 
+// On a tree the recursion starts joint i from its parent's stored values (the base's at the base).
+template <typename S, typename Topology>
+EIGEN_ALWAYS_INLINE void start_from_parent(const Model<S>& model, const GibbsAppellWorkspace<S>& ga,
+                                           int i, Topology topology, Vec3<S>& w, Vec3<S>& dw,
+                                           Vec3<S>& sdd, Mat3<S>& Omega) {
+  const int parent = topology.parent(i);
+  if (parent >= 0) {
+    w = ga.w[parent], dw = ga.dw[parent], sdd = ga.sdd[parent], Omega = ga.Omega[parent];
+  } else {
+    w.setZero(), dw.setZero(), sdd = -model.gravity(), Omega.setZero();
+  }
+}
+
 // §4.1 Steps 1-2, from the base outwards (paper's garbled dots restored: w is the angular
 // velocity, dw its rate):
 //   ^i w_i   = ^iR_{i-1} ^{i-1}w_{i-1} + z qd_i
@@ -67,13 +85,15 @@ inline Mat3<S> cross_squared(const Vec3<S>& a) {
 //   ^i rdd_i = ^i sdd_i + Omega_i ^i r_{i,i}                             mass centre
 //   f_i = m_i rdd_i (9),   t~_i = Omega_i J_i - (Omega_i J_i)^T (10)
 // with ^0 sdd_0 = -g (Step 1: gravity as the base's acceleration; Eq. (9)'s + g is then dropped).
-template <typename S>
+// On a tree i - 1 is the parent lambda(i), whose w, dw, sdd and Omega are read back.
+template <typename S, typename Topology>
 void outward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga, ConstVectorRef<S> qd,
-                       ConstVectorRef<S> qdd) {
+                       ConstVectorRef<S> qdd, Topology topology) {
   Vec3<S> w = Vec3<S>::Zero(), dw = Vec3<S>::Zero(), sdd = -model.gravity();
   Mat3<S> Omega = Mat3<S>::Zero();  // Omega_0: the base does not turn
   const Vec3<S> z = Vec3<S>::UnitZ();
   for (int i = 0; i < model.dof(); ++i) {
+    if constexpr (!Topology::chain) start_from_parent(model, ga, i, topology, w, dw, sdd, Omega);
     const Mat3<S>& R = ga.R[i];  // ^{i-1}R_i; its transpose is ^iR_{i-1}
     sdd = R.transpose() * (sdd + Omega * ga.s[i]);
     const Vec3<S> w_parent = R.transpose() * w;
@@ -95,6 +115,8 @@ void outward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Const
     const S a02 = Omega.row(0).dot(J.col(2)), a20 = Omega.row(2).dot(J.col(0));
     const S a12 = Omega.row(1).dot(J.col(2)), a21 = Omega.row(2).dot(J.col(1));
     ga.t[i] = Vec3<S>(a21 - a12, a02 - a20, a10 - a01);
+    if constexpr (!Topology::chain)
+      ga.w[i] = w, ga.dw[i] = dw, ga.sdd[i] = sdd, ga.Omega[i] = Omega;
   }
 }
 
@@ -104,18 +126,36 @@ void outward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Const
 //   tau_j    = z^T chi_j  (revolute, (14));   tau_j = z^T (f_j + phi_j)  (prismatic: Eq. 5 with
 //              d rdd_i / d qdd_j = z_j and d dw_i / d qdd_j = 0 for every i >= j)
 // chi_j is the moment about the origin of frame j of the forces of bodies j..n.
-template <typename S>
-void inward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
+//
+// On a tree phi_j and chi_j's last terms sum over the children c of j: each child, complete
+// before its parent, adds F_c = ^jR_c (f_c + phi_c) and s_{j,c} x F_c + ^jR_c chi_c into j's.
+template <typename S, typename Topology>
+void inward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Topology topology) {
   Vec3<S> phi = Vec3<S>::Zero(), chi = Vec3<S>::Zero();  // phi_n = 0, chi_{n+1} = 0
+  if constexpr (!Topology::chain) {
+    std::fill(ga.children_force.begin(), ga.children_force.end(), Vec3<S>::Zero());
+    std::fill(ga.children_moment.begin(), ga.children_moment.end(), Vec3<S>::Zero());
+  }
   for (int j = model.dof() - 1; j >= 0; --j) {
     Vec3<S> moment = cross(ga.r[j], ga.f[j]) + ga.t[j];
-    if (j + 1 < model.dof()) {
+    if constexpr (!Topology::chain) {
+      phi = ga.children_force[j];
+      moment += ga.children_moment[j];
+    } else if (j + 1 < model.dof()) {
       const Mat3<S>& R = ga.R[j + 1];               // ^jR_{j+1}
       phi = R * (ga.f[j + 1] + phi);                // Eq. (16)
       moment += cross(ga.s[j + 1], phi) + R * chi;  // Eq. (15)
     }
     chi = moment;
     ga.tau[j] = ga.revolute[j] != S(0) ? chi.z() : ga.f[j].z() + phi.z();  // Eq. (14)
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(j);
+      if (parent < 0) continue;
+      const Mat3<S>& R = ga.R[j];  // ^{lambda(j)}R_j
+      const Vec3<S> F = R * (ga.f[j] + phi);
+      ga.children_force[parent] += F;                             // Eq. (16), summed
+      ga.children_moment[parent] += cross(ga.s[j], F) + R * chi;  // Eq. (15), summed
+    }
   }
 }
 
@@ -129,14 +169,47 @@ void inward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
 // Then the quantities of Step 7 for joint j, a wrench about the origin of frame j:
 //   revolute:  n_j = Psi_j z (so D_jj = z^T Psi_j z, Step 6),  f_j = z x phi_j = -phi~_j z
 //   prismatic: n_j = phi_j x z,                                f_j = M_j z      (D_jj = M_j)
+// On a tree, child j's terms of its parent's phi and Psi (Steps 1, 4, 5 with j + 1 -> j and
+// j -> lambda(j)), added into the parent's entries:
+//   M_j s + ^lambda R_j phi_j,   -M_j s~^2 - s~ phi~' - (s~ phi~')^T + ^lambda R_j Psi_j ^j
+//   R_lambda
+// with s = ^lambda s_{lambda,j} and phi' = ^lambda R_j phi_j.
 template <typename S>
-void composite_bodies(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
+EIGEN_ALWAYS_INLINE void add_to_parent_composite(const GibbsAppellWorkspace<S>& ga, int j,
+                                                 const Vec3<S>& phi, const Mat3<S>& Psi,
+                                                 Vec3<S>& parent_phi, Mat3<S>& parent_Psi) {
+  const Mat3<S>& R = ga.R[j];
+  const Vec3<S>& s = ga.s[j];
+  const Vec3<S> phi_next = R * phi;
+  parent_phi += ga.M[j] * s + phi_next;
+  Mat3<S> E = rotate_symmetric(R, Psi) - ga.M[j] * cross_squared(s);
+  E.noalias() -= phi_next * s.transpose() + s * phi_next.transpose();
+  E.diagonal().array() += 2 * s.dot(phi_next);
+  parent_Psi += E;
+}
+
+// On a tree phi_j and Psi_j are link j's own terms plus what its children added (Step 4, 5).
+template <typename S>
+EIGEN_ALWAYS_INLINE void gather_children_composite(const GibbsAppellWorkspace<S>& ga, int j,
+                                                   Vec3<S>& phi, Mat3<S>& Psi) {
+  phi = ga.m_r[j] + ga.children_force[j];
+  Psi = ga.H[j] + ga.children_inertia[j];
+}
+
+template <typename S, typename Topology>
+void composite_bodies(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Topology topology) {
   const int n = model.dof();
   const Vec3<S> z = Vec3<S>::UnitZ();
   Vec3<S> phi = Vec3<S>::Zero();
   Mat3<S> Psi = Mat3<S>::Zero();
+  if constexpr (!Topology::chain) {
+    std::fill(ga.children_force.begin(), ga.children_force.end(), Vec3<S>::Zero());
+    std::fill(ga.children_inertia.begin(), ga.children_inertia.end(), Mat3<S>::Zero());
+  }
   for (int j = n - 1; j >= 0; --j) {
-    if (j + 1 < n) {
+    if constexpr (!Topology::chain) {
+      gather_children_composite(ga, j, phi, Psi);
+    } else if (j + 1 < n) {
       const Mat3<S>& R = ga.R[j + 1];
       const Vec3<S>& s = ga.s[j + 1];  // ^j s_{j,j+1}
       const S M_next = ga.M[j + 1];
@@ -159,6 +232,12 @@ void composite_bodies(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
       ga.f_unit[j] = ga.M[j] * z;
     }
     ga.D(j, j) = ga.revolute[j] * ga.n_unit[j].z() + (1 - ga.revolute[j]) * ga.f_unit[j].z();
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(j);
+      if (parent >= 0)
+        add_to_parent_composite(ga, j, phi, Psi, ga.children_force[parent],
+                                ga.children_inertia[parent]);
+    }
   }
 }
 
@@ -202,16 +281,41 @@ void inertia_row(const Mat3<S>& R, const Vec3<S>& s, const Vec3<S>& n_j, const V
   }
 }
 
-// D from the tip-inwards quantities, row by row from the base (rows need frames j-1 -> j).
-template <typename S>
-void inertia_matrix(const Model<S>& model, GibbsAppellWorkspace<S>& ga) {
-  size_square(ga.D, model.dof());  // at the first call
-  composite_bodies(model, ga);     // Steps 1, 4, 5, 6
-  auto& zs = ga.z_s;
+// On a tree, row j of D only on j's path (Step 7 with the ancestors k of j alone; D_jk = 0 for
+// joints on different branches): the wrench [n_j; f_j] about the origin of frame j is carried
+// inwards along the path, to the origin of each ancestor k in frame k,
+//   f <- ^kR_c f,   n <- ^kR_c n + ^k s_{k,c} x f   (c the child of k on the path),
+// so that D_jk = z^T n (revolute k) or z^T f (prismatic k): the bracket of Step 7 with ^k z_k = z,
+// the same scalar as the chain's ^j z_k^T (n_j + ^j s_{k,j} x f_j). O(d) per row. D(k, j), k < j,
+// as the chain fills it; the entries off the paths are never written and keep the zeros of D's
+// first sizing.
+template <typename S, typename Topology>
+void inertia_rows_on_paths(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Topology topology) {
   for (int j = 1; j < model.dof(); ++j) {
-    inertia_row(ga.R[j], ga.s[j], ga.n_unit[j], ga.f_unit[j], j, ga.revolute.data(),
-                zs.row(0).data(), zs.row(1).data(), zs.row(2).data(), zs.row(3).data(),
-                zs.row(4).data(), zs.row(5).data(), ga.D.col(j).data());
+    Vec3<S> n = ga.n_unit[j], f = ga.f_unit[j];
+    for (int c = j, k = topology.parent(j); k >= 0; c = k, k = topology.parent(k)) {
+      const Mat3<S>& R = ga.R[c];  // ^kR_c
+      f = R * f;
+      n = R * n + cross(ga.s[c], f);
+      ga.D(k, j) = ga.revolute[k] != S(0) ? n.z() : f.z();
+    }
+  }
+}
+
+// D from the tip-inwards quantities, row by row from the base (rows need frames j-1 -> j).
+template <typename S, typename Topology>
+void inertia_matrix(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Topology topology) {
+  size_square(ga.D, model.dof());         // at the first call
+  composite_bodies(model, ga, topology);  // Steps 1, 4, 5, 6
+  if constexpr (Topology::chain) {
+    auto& zs = ga.z_s;
+    for (int j = 1; j < model.dof(); ++j) {
+      inertia_row(ga.R[j], ga.s[j], ga.n_unit[j], ga.f_unit[j], j, ga.revolute.data(),
+                  zs.row(0).data(), zs.row(1).data(), zs.row(2).data(), zs.row(3).data(),
+                  zs.row(4).data(), zs.row(5).data(), ga.D.col(j).data());
+    }
+  } else {
+    inertia_rows_on_paths(model, ga, topology);  // Steps 2, 3, 7 along each path
   }
   ga.D.template triangularView<Eigen::StrictlyLower>() = ga.D.transpose();
   // The drives' rotor inertias G^2 Jm (docs/robot-file.md): the Gibbs function of each rotor
@@ -236,8 +340,10 @@ const VecX<S>& gibbs_appell_inverse_dynamics(const Model<S>& model, GibbsAppellW
                                              ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                              ConstVectorRef<S> qdd) {
   gibbs_appell::joint_frames(model, ga, q);
-  gibbs_appell::outward_recursion(model, ga, qd, qdd);
-  gibbs_appell::inward_recursion(model, ga);
+  with_topology(model, [&](auto topology) {
+    gibbs_appell::outward_recursion(model, ga, qd, qdd, topology);
+    gibbs_appell::inward_recursion(model, ga, topology);
+  });
   // The drives' rotors (docs/robot-file.md) are not bodies of the chain: G^2 Jm qdd_i, as in D
   // below.
   if (model.has_rotors()) ga.tau.array() += model.rotor_inertia().array() * qdd.array();
@@ -264,22 +370,26 @@ template <typename S>
 const MatX<S>& gibbs_appell_inertia(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
                                     ConstVectorRef<S> q) {
   gibbs_appell::joint_frames(model, ga, q);
-  gibbs_appell::inertia_matrix(model, ga);
+  with_topology(model, [&](auto topology) { gibbs_appell::inertia_matrix(model, ga, topology); });
   return ga.D;
 }
 
 // qdd from D qdd = tau - (C - G), Eq. (17): the bias vector by §4.1 with qdd = 0, D by §4.2,
-// then Cholesky (end of §4, Table 3). Returns ga.qdd; NaN if D is not positive definite
-// (ga.factored is then false). `tau` must not be ga.tau (it holds the bias on the way).
+// then Cholesky (end of §4, Table 3). On a tree D is factored by the same dense Cholesky, its zeros
+// off the paths not exploited (the `cholesky` route's tree kernel does). Returns ga.qdd; NaN if D
+// is not positive definite (ga.factored is then false). `tau` must not be ga.tau (it holds the bias
+// on the way).
 template <typename S>
 const VecX<S>& forward_dynamics_gibbs_appell(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
                                              ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                              ConstVectorRef<S> tau) {
   gibbs_appell::joint_frames(model, ga, q);  // once for both
-  gibbs_appell::outward_recursion(model, ga, qd, ga.zeros);
-  gibbs_appell::inward_recursion(model, ga);
-  ga.rhs = tau - ga.tau;
-  gibbs_appell::inertia_matrix(model, ga);
+  with_topology(model, [&](auto topology) {
+    gibbs_appell::outward_recursion(model, ga, qd, ga.zeros, topology);
+    gibbs_appell::inward_recursion(model, ga, topology);
+    ga.rhs = tau - ga.tau;
+    gibbs_appell::inertia_matrix(model, ga, topology);
+  });
   if (!gibbs_appell::cholesky(ga)) {
     ga.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
     return ga.qdd;

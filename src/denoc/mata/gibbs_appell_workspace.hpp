@@ -48,6 +48,16 @@ struct GibbsAppellWorkspace {
   CholeskyScratch<S> cholesky_scratch;  // packing buffers of D = L L^T, sized at first use
   VecX<S> rhs;                          // tau - C + G of Eq. (17)
   VecX<S> qdd;                          // forward dynamics
+
+  // Trees (docs/gibbs-appell.md, docs/trees.md): what a joint's children read from it outwards
+  // or sum into it inwards, where a chain carries the value from one joint to the next. Empty for
+  // a chain.
+  std::vector<Vec3<S>> w, dw, sdd;        // ^i w_i, ^i dw_i, ^i sdd_i of §4.1 Steps 1-2
+  std::vector<Mat3<S>> Omega;             // Omega_i, Eq. (12)
+  std::vector<Vec3<S>> children_force;    // sum over children c of ^iR_c (f_c + phi_c), or of
+                                          // M_c s_{i,c} + ^iR_c phi_c (composite bodies)
+  std::vector<Vec3<S>> children_moment;   // sum over children c of s_{i,c} x F_c + ^iR_c chi_c
+  std::vector<Mat3<S>> children_inertia;  // the children's terms of Psi_i, Step 5
 };
 
 template <typename S>
@@ -63,8 +73,10 @@ GibbsAppellWorkspace<S>::GibbsAppellWorkspace(const Model<S>& model) {
   revolute = VecX<S>::Zero(n);
   for (int i = n - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
-    // r_placed runs from C_{i-1} (the base origin for i = 1) to the origin of J_i, in R_i's axes.
-    const Vec3<S> parent_com = i > 0 ? model.joint(i - 1).d : Vec3<S>::Zero();
+    const int parent = model.parent(i);
+    // r_placed runs from C_{lambda(i)} (the base origin for a joint on the base) to the origin of
+    // J_i, in R_i's axes.
+    const Vec3<S> parent_com = parent >= 0 ? model.joint(parent).d : Vec3<S>::Zero();
     s_placed[i] = joint.R * joint.r_placed + parent_com;
     r[i] = joint.d;
     const S m = joint.M.mass;
@@ -73,7 +85,10 @@ GibbsAppellWorkspace<S>::GibbsAppellWorkspace(const Model<S>& model) {
     J[i] = (I.trace() / 2) * Mat3<S>::Identity() - I;
     // -r~ r~ = |r|^2 1 - r r^T
     H[i] = I + m * (r[i].squaredNorm() * Mat3<S>::Identity() - r[i] * r[i].transpose());
-    M[i] = m + (i + 1 < n ? M[i + 1] : S(0));
+    // M_i = m_i + the composite masses of i's children, summed into M[i] before i is reached
+    // (M_i = m_i + M_{i+1} on a chain).
+    M[i] = m + M[i];
+    if (parent >= 0) M[parent] += M[i];
     revolute[i] = joint.type == JointType::revolute ? S(1) : S(0);
   }
   sin_q = VecX<S>::Zero(n);
@@ -89,6 +104,14 @@ GibbsAppellWorkspace<S>::GibbsAppellWorkspace(const Model<S>& model) {
   z_s = Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>::Zero(6, n);
   rhs = VecX<S>::Zero(n);
   qdd = VecX<S>::Zero(n);
+  const std::size_t tree = model.is_chain() ? 0 : size;
+  w.assign(tree, Vec3<S>::Zero());
+  dw.assign(tree, Vec3<S>::Zero());
+  sdd.assign(tree, Vec3<S>::Zero());
+  Omega.assign(tree, Mat3<S>::Zero());
+  children_force.assign(tree, Vec3<S>::Zero());
+  children_moment.assign(tree, Vec3<S>::Zero());
+  children_inertia.assign(tree, Mat3<S>::Zero());
 }
 
 }  // namespace denoc

@@ -69,18 +69,75 @@ EIGEN_ALWAYS_INLINE void transfer_articulated(const Mat3<S>& E, const Vec3<S>& e
   M.K.noalias() = EK * E.transpose();
 }
 
-// M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi_{i+1}^T) B_{i+1,i},  M^_n = M_n   (50)
 // psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i (+ G_i^2 Jm_i),  psi_i = psi^_i / m^_i        (47)-(48)
 // psi_{i-1,i} = B_{i,i-1}^T psi_i                                                       (47)
-// From the tip inwards; needs the joint frames of the current q. M^ lives only from one joint to
-// the next: only psi_i, m^_i and psi_{i-1,i} are kept.
+// stored for joint i; psi^_i = [n^; f^] is returned for the Schur complement of Eq. (50).
 template <typename S>
-void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
+EIGEN_ALWAYS_INLINE void articulated_pivot(const Joint<S>& joint, const ArticulatedMass<S>& M_hat,
+                                           const Mat3<S>& E, const Vec3<S>& ell, int i,
+                                           Workspace<S>& ws, Vec3<S>& n_hat, Vec3<S>& f_hat) {
+  // M^_i p_i with p_i = [s e_z; p_v] (Eqs. 13, 15): one angular column at most.
+  const S s = joint.p[2];
+  const Vec3<S> p_v = linear(joint.p);
+  n_hat = s * M_hat.A.col(2) + M_hat.K * p_v;
+  f_hat = s * M_hat.K.row(2).transpose() + M_hat.C * p_v;
+  // m^_i = p_i^T M^_i p_i, Eq. (47), plus the rotor inertia G^2 Jm of the drive
+  // (docs/robot-file.md): the diagonal entry i_ii of I gains it, and the reverse elimination of
+  // Eq. (53) takes each pivot m^_i with it, so psi_i (48) and the Schur complement of Eq. (50)
+  // use this m^_i.
+  const S m_hat = joint_force(joint.p, n_hat, f_hat) + joint.rotor_inertia;
+  Vec3<S> n = n_hat / m_hat, f = f_hat / m_hat;
+  ws.m_hat[i] = m_hat;
+  angular(ws.psi[i]) = n;  // half by half (see forward_recursion)
+  linear(ws.psi[i]) = f;
+  transfer_wrench(E, ell, n, f);
+  angular(ws.psi_parent[i]) = n;
+  linear(ws.psi_parent[i]) = f;
+}
+
+// On a tree, M^_i = M_i + the sum its children left in ws.children_mass[i] (Eq. 50 summed over
+// the children c of i, Shah, Saha and Dutt 2013; docs/trees.md).
+template <typename S>
+EIGEN_ALWAYS_INLINE void gather_children_mass(const Joint<S>& joint, const Mat6<S>& children,
+                                              ArticulatedMass<S>& M_hat) {
+  M_hat.A = children.template topLeftCorner<3, 3>() + joint.M.rotational;
+  M_hat.K = children.template topRightCorner<3, 3>();
+  M_hat.C = children.template bottomRightCorner<3, 3>();
+  M_hat.C.diagonal().array() += joint.M.mass;
+}
+
+// On a tree, joint i's term of its parent's sum in Eq. (50):
+// B_{i,lambda(i)}^T (M^_i - psi^_i psi_i^T) B_{i,lambda(i)}, added into the parent's entry.
+template <typename S>
+EIGEN_ALWAYS_INLINE void scatter_to_parent(const Workspace<S>& ws, int i, const Vec3<S>& n_hat,
+                                           const Vec3<S>& f_hat, ArticulatedMass<S>& M_hat,
+                                           Mat6<S>& parent) {
+  subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.psi[i])),
+                        Vec3<S>(linear(ws.psi[i])));
+  transfer_articulated(ws.E[i], ws.ell[i], M_hat);  // A and C whole, mirrored
+  parent.template topLeftCorner<3, 3>() += M_hat.A;
+  parent.template topRightCorner<3, 3>() += M_hat.K;
+  parent.template bottomRightCorner<3, 3>() += M_hat.C;
+}
+
+// M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi_{i+1}^T) B_{i+1,i},  M^_n = M_n   (50)
+// then the pivot of joint i, Eqs. (47)-(48) (articulated_pivot).
+// From the tip inwards; needs the joint frames of the current q. On a chain M^ lives only from one
+// joint to the next: only psi_i, m^_i and psi_{i-1,i} are kept. On a tree the bracket sums over
+// the children of i (Shah, Saha and Dutt 2013): each child, complete before its parent since it
+// comes later in the numbering, adds its term into the parent's entry (docs/trees.md).
+template <typename S, typename Topology>
+void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   ArticulatedMass<S> M_hat;
   Vec3<S> n_hat, f_hat;  // psi^_i = M^_i p_i = [n^; f^], kept for joint i - 1
+  if constexpr (!Topology::chain)
+    for (Mat6<S>& M : ws.children_mass)
+      M.setZero();
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
-    if (i + 1 < model.dof()) {
+    if constexpr (!Topology::chain) {
+      gather_children_mass(joint, ws.children_mass[i], M_hat);
+    } else if (i + 1 < model.dof()) {
       subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.psi[i + 1])),
                             Vec3<S>(linear(ws.psi[i + 1])));
       transfer_articulated(ws.E[i + 1], ws.ell[i + 1], M_hat);
@@ -91,24 +148,18 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
       M_hat.K.setZero();
       M_hat.C = joint.M.mass * Mat3<S>::Identity();
     }
-    // M^_i p_i with p_i = [s e_z; p_v] (Eqs. 13, 15): one angular column at most.
-    const S s = joint.p[2];
-    const Vec3<S> p_v = linear(joint.p);
-    n_hat = s * M_hat.A.col(2) + M_hat.K * p_v;
-    f_hat = s * M_hat.K.row(2).transpose() + M_hat.C * p_v;
-    // m^_i = p_i^T M^_i p_i, Eq. (47), plus the rotor inertia G^2 Jm of the drive
-    // (docs/robot-file.md): the diagonal entry i_ii of I gains it, and the reverse elimination of
-    // Eq. (53) takes each pivot m^_i with it, so psi_i (48) and the Schur complement of Eq. (50)
-    // use this m^_i.
-    const S m_hat = joint_force(joint.p, n_hat, f_hat) + joint.rotor_inertia;
-    Vec3<S> n = n_hat / m_hat, f = f_hat / m_hat;
-    ws.m_hat[i] = m_hat;
-    angular(ws.psi[i]) = n;  // half by half (see forward_recursion)
-    linear(ws.psi[i]) = f;
-    transfer_wrench(ws.E[i], ws.ell[i], n, f);
-    angular(ws.psi_parent[i]) = n;
-    linear(ws.psi_parent[i]) = f;
+    articulated_pivot(joint, M_hat, ws.E[i], ws.ell[i], i, ws, n_hat, f_hat);
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(i);
+      if (parent >= 0) scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.children_mass[parent]);
+    }
   }
+}
+
+// psi_i, m^_i and psi_{i-1,i} of every joint for the current joint frames, whatever the topology.
+template <typename S>
+void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
+  with_topology(model, [&](auto topology) { articulated_body_masses(model, ws, topology); });
 }
 
 // tau^ = U^-1 phi with phi = tau - h, from the tip inwards:                         (33)-(35)
@@ -121,17 +172,31 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
 //   zeta_i = M_i xi_i + Mdot_i t_i + B_{i+1,i}^T zeta_{i+1} + psi_{i,i+1} tau^_{i+1}
 //   tau^_i = tau_i - p_i^T zeta_i
 // with psi_{i-1,i} from articulated_body_masses, so that the transfer need not wait for tau^_i.
-template <typename S>
-void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau) {
+// On a tree the last two terms of zeta_i sum over the children c of i (eta_{i,c} of every branch,
+// as gamma_i sums them in backward_recursion): each child adds its own into ws.children_wrench.
+template <typename S, typename Topology>
+void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau,
+                      Topology topology) {
   Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();  // zeta_i = [n; f]
+  if constexpr (!Topology::chain)
+    for (Vec6<S>& zeta : ws.children_wrench)
+      zeta.setZero();
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
+    if constexpr (!Topology::chain)
+      n = angular(ws.children_wrench[i]), f = linear(ws.children_wrench[i]);
     add_link_wrench(joint.M, ws.t[i], ws.xi[i], n, f);  // gamma_i's own term, Eqs. (7)-(8)
     const S tau_hat = tau[i] - joint_force(joint.p, n, f);
     ws.tau_hat[i] = tau_hat;
     transfer_wrench(ws.E[i], ws.ell[i], n, f);
     n += angular(ws.psi_parent[i]) * tau_hat;
     f += linear(ws.psi_parent[i]) * tau_hat;
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(i);
+      if (parent < 0) continue;
+      angular(ws.children_wrench[parent]) += n;
+      linear(ws.children_wrench[parent]) += f;
+    }
   }
 }
 
@@ -139,30 +204,41 @@ void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S>
 //   qdd_i = tau~_i - psi_i^T mu_{i,i-1},  mu_{i,i-1} = B_{i,i-1} mu_{i-1},
 //   mu_{i-1} = p_{i-1} qdd_{i-1} + mu_{i-1,i-2},  mu_{1,0} = 0.
 // psi_i^T B_{i,i-1} mu_{i-1} is read as psi_{i-1,i}^T mu_{i-1}, so that the transfer of mu_{i-1}
-// need not wait for qdd_i.
-template <typename S>
-void solve_unit_lower(const Model<S>& model, Workspace<S>& ws) {
+// need not wait for qdd_i. On a tree i - 1 is the parent lambda(i), whose mu every child reads
+// back from ws.joint_twist (docs/trees.md).
+template <typename S, typename Topology>
+void solve_unit_lower(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();  // mu_{i-1} = [w; v]; the base is still
   for (int i = 0; i < model.dof(); ++i) {
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(i);
+      if (parent >= 0)
+        w = angular(ws.joint_twist[parent]), v = linear(ws.joint_twist[parent]);
+      else
+        w.setZero(), v.setZero();
+    }
     const Vec6<S>& p = model.joint(i).p;
     ws.qdd[i] = ws.tau_hat[i] - angular(ws.psi_parent[i]).dot(w) - linear(ws.psi_parent[i]).dot(v);
     propagate_twist(ws.E[i], ws.ell[i], w, v);
     w += angular(p) * ws.qdd[i];
     v += linear(p) * ws.qdd[i];
+    if constexpr (!Topology::chain) angular(ws.joint_twist[i]) = w, linear(ws.joint_twist[i]) = v;
   }
 }
 
 // qdd from I(q) qdd = phi = tau - h(q, qd), Eq. (33), in O(n) through I = U D U^T. Returns
-// ws.qdd. `tau` must not be a vector of the workspace.
+// ws.qdd. `tau` must not be a vector of the workspace. One topology dispatch for the whole call.
 template <typename S>
 const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
   update_joint_frames(model, ws, q);
-  forward_recursion(model, ws, qd, ws.zeros);  // the motion that h of Eq. (33) holds, qdd = 0
-  articulated_body_masses(model, ws);          // Eqs. (47)-(50)
-  solve_unit_upper(model, ws, tau);            // tau^ = U^-1 (tau - h), Eqs. (33)-(35)
-  ws.tau_hat.array() /= ws.m_hat.array();      // tau~ = D^-1 tau^, step 2 of Section 5.2
-  solve_unit_lower(model, ws);                 // qdd, Eqs. (36)-(37)
+  with_topology(model, [&](auto topology) {
+    forward_recursion(model, ws, qd, ws.zeros, topology);  // the motion of h in Eq. (33)
+    articulated_body_masses(model, ws, topology);          // Eqs. (47)-(50)
+    solve_unit_upper(model, ws, tau, topology);            // tau^ = U^-1 (tau - h), (33)-(35)
+    ws.tau_hat.array() /= ws.m_hat.array();                // tau~ = D^-1 tau^, Section 5.2
+    solve_unit_lower(model, ws, topology);                 // qdd, Eqs. (36)-(37)
+  });
   return ws.qdd;
 }
 
@@ -186,19 +262,24 @@ const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws
 // The factors of I = U D U^T, Eqs. (53)-(54), for inspection: U (unit upper triangular) in
 // ws.U, the diagonal of D in ws.m_hat. Above the diagonal, Eqs. (46)-(48):
 //   U_ik = alpha_ik = p_i^T psi_ik,  psi_ik = B_ki^T psi_k  (i < k),
-// with B_ki^T applied one joint at a time, as in generalized_inertia. O(n^2).
+// with B_ki^T applied one joint at a time, as in generalized_inertia. On a tree U_ik is nonzero
+// only where i supports k: psi_k is carried inwards along k's path to the base, through its
+// parents, and every other entry stays zero (docs/trees.md). O(n^2) on a chain, O(n d) on a tree
+// of depth d.
 template <typename S>
 void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
-  articulated_body_masses(model, ws);
   ws.U.setIdentity(model.dof(), model.dof());  // sized at the first call
-  for (int k = model.dof() - 1; k > 0; --k) {
-    Vec6<S> psi_ik = ws.psi[k];
-    for (int i = k - 1; i >= 0; --i) {
-      psi_ik = transfer_wrench(ws.E[i + 1], ws.ell[i + 1], psi_ik);
-      ws.U(i, k) = model.joint(i).p.dot(psi_ik);
+  with_topology(model, [&](auto topology) {
+    articulated_body_masses(model, ws, topology);
+    for (int k = model.dof() - 1; k > 0; --k) {
+      Vec6<S> psi_ik = ws.psi[k];
+      for (int j = k, i = topology.parent(k); i >= 0; j = i, i = topology.parent(i)) {
+        psi_ik = transfer_wrench(ws.E[j], ws.ell[j], psi_ik);  // B_{j,i}^T, i = lambda(j)
+        ws.U(i, k) = model.joint(i).p.dot(psi_ik);
+      }
     }
-  }
+  });
 }
 
 }  // namespace denoc

@@ -7,9 +7,16 @@
 //   X = U^-T Z     forward, Eqs. (36)-(37): mu twists
 // The O(n^3) route (inverse_generalized_inertia: form I, Cholesky, L^-T L^-1) is the reference,
 // and the `cholesky` route.
+// On a tree (docs/trees.md) the factors are summed over children as in forward_dynamics.hpp, U
+// and U^-1 are nonzero only where one joint supports the other, and the sweeps take a step at
+// joint i only for the columns of i's subtree (backward) or keep the mu twists of the path from
+// the base to i (forward); I^-1 itself is dense.
 #pragma once
 
+#include <algorithm>
+
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/model/topology.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
@@ -22,12 +29,20 @@ namespace denoc {
 // base origin O for the sweeps (udu_factors_at_base_origin).
 
 // Pass 1, from the base outwards: R_i (orientation of J_i) and c_i (C_i) in the base frame; p_i,
-// ell_i and the link's inertia tensor about C_i in base axes.
-template <typename S>
-void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
+// ell_i and the link's inertia tensor about C_i in base axes. On a tree R and c start from the
+// parent's, R_i kept in ws.R_base (the same orientation the kinematics store there).
+template <typename S, typename Topology>
+void udu_base_axes(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   Mat3<S> R = Mat3<S>::Identity();
   Vec3<S> c = Vec3<S>::Zero();  // C_0 is the base origin
   for (int i = 0; i < model.dof(); ++i) {
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(i);
+      if (parent >= 0)
+        R = ws.R_base[parent], c = ws.udu_axes.col(parent).template segment<3>(9);
+      else
+        R.setIdentity(), c.setZero();
+    }
     const Mat3<S> R_i = R * ws.E[i];
     R = R_i;
     const Vec3<S> l = R * ws.ell[i];  // from C_{i-1} to C_i
@@ -42,6 +57,7 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws) {
     g.template segment<3>(6) = l;
     g.template segment<3>(9) = c;
     g.template segment<6>(12) << I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2);
+    if constexpr (!Topology::chain) ws.R_base[i] = R;
   }
 }
 
@@ -70,6 +86,45 @@ inline void shift_inertia_add(const Vec3<S>& ell, Mat6<S>& M, const S* I, S m) {
   M.template bottomRightCorner<3, 3>().diagonal().array() += m;
 }
 
+// M_i = [I 0; 0 m 1] about C_i, in base axes, added to M (g: the joint's column of udu_axes).
+template <typename S, typename Column>
+inline void add_link_inertia(const Column& g, S mass, Mat6<S>& M) {
+  M(0, 0) += g[12], M(1, 1) += g[13], M(2, 2) += g[14];
+  M(0, 1) += g[15], M(0, 2) += g[16], M(1, 2) += g[17];
+  M(1, 0) = M(0, 1), M(2, 0) = M(0, 2), M(2, 1) = M(1, 2);
+  M(3, 3) += mass, M(4, 4) += mass, M(5, 5) += mass;
+}
+
+// The pivot of joint i from M^_i (Eqs. 47-48), stored in column i of ws.udu_O as the sweeps read
+// it (see udu_factors_at_base_origin); returns 1 / m^_i, psi^_i in psi_hat.
+template <typename S>
+EIGEN_ALWAYS_INLINE S store_udu_pivot(const Model<S>& model, Workspace<S>& ws, int i,
+                                      const Mat6<S>& M_hat, Vec6<S>& psi_hat) {
+  const auto g = ws.udu_axes.col(i);
+  const Vec6<S> p = g.template head<6>();
+  psi_hat = M_hat * p;
+  // 1 / m^_i, with the rotor inertia G^2 Jm of a drive in the pivot as in
+  // articulated_body_masses (docs/robot-file.md).
+  const S d = S(1) / (p.dot(psi_hat) + model.joint(i).rotor_inertia);
+  const Vec3<S> c = g.template segment<3>(9);
+  const Vec3<S> axis = p.template head<3>(), f = psi_hat.template tail<3>();
+  const Vec3<S> p_v = Vec3<S>(p.template tail<3>()) + cross(c, axis);
+  const Vec3<S> n = Vec3<S>(psi_hat.template head<3>()) + cross(c, f);
+  S* out = ws.udu_O.col(i).data();
+  for (int k = 0; k < 3; ++k) {
+    out[k] = -axis[k] * d;
+    out[k + 3] = -p_v[k] * d;
+    out[k + 6] = n[k];
+    out[k + 9] = f[k];
+    out[k + 12] = n[k] * d;
+    out[k + 15] = f[k] * d;
+    out[k + 18] = axis[k];
+    out[k + 21] = p_v[k];
+  }
+  out[24] = d;
+  return d;
+}
+
 // Pass 2, from the tip inwards, Eqs. (47)-(50) in base axes:
 //   M^_i = M_i + B_{i+1,i}^T (M^_{i+1} - psi^_{i+1} psi^_{i+1}^T / m^_{i+1}) B_{i+1,i}
 //   psi^_i = M^_i p_i,  m^_i = p_i^T psi^_i,  psi_i = psi^_i / m^_i
@@ -81,15 +136,23 @@ inline void shift_inertia_add(const Vec3<S>& ell, Mat6<S>& M, const S* I, S m) {
 // Stored as the sweeps use them, column i of ws.udu_O: a_i = -p_i^O / m^_i (rows 0-5: the sign of
 // Eq. 34's subtraction folded in) and b_i = psi^_i^O (6-11) for the backward sweep, psi_i^O
 // (12-17) and p_i^O (18-23) for the forward one, 1 / m^_i (24), the diagonal of D^-1.
-template <typename S>
-void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
+// On a tree the bracket of M^_i sums over the children of i, each child adding its shifted term
+// into ws.children_mass of its parent (as articulated_body_masses does in the joint frames).
+template <typename S, typename Topology>
+void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   Mat6<S> M_hat = Mat6<S>::Zero();      // M^_i, then M^_i - psi^_i psi_i^T for joint i - 1
   Vec6<S> psi_outer = Vec6<S>::Zero();  // psi^_{i+1}
   S d_outer = S(0);                     // 1 / m^_{i+1}
+  if constexpr (!Topology::chain)
+    for (Mat6<S>& M : ws.children_mass)
+      M.setZero();
   for (int i = model.dof() - 1; i >= 0; --i) {
     const auto g = ws.udu_axes.col(i);
     const S mass = model.joint(i).M.mass;
-    if (i + 1 < model.dof()) {
+    if constexpr (!Topology::chain) {
+      M_hat = ws.children_mass[i];  // the children's terms of Eq. (50)
+      add_link_inertia(g, mass, M_hat);
+    } else if (i + 1 < model.dof()) {
       // M^_{i+1} - psi^_{i+1} psi_{i+1}^T: the outer body as the joint i+1 lets it move.
       M_hat.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
       shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_hat,
@@ -100,29 +163,15 @@ void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws) {
       M_hat(1, 2) = M_hat(2, 1) = g[17];
       M_hat(3, 3) = M_hat(4, 4) = M_hat(5, 5) = mass;
     }
-    const Vec6<S> p = g.template head<6>();
-    const Vec6<S> psi_hat = M_hat * p;
-    // 1 / m^_i, with the rotor inertia G^2 Jm of a drive in the pivot as in
-    // articulated_body_masses (docs/robot-file.md).
-    const S d = S(1) / (p.dot(psi_hat) + model.joint(i).rotor_inertia);
-    const Vec3<S> c = g.template segment<3>(9);
-    const Vec3<S> axis = p.template head<3>(), f = psi_hat.template tail<3>();
-    const Vec3<S> p_v = Vec3<S>(p.template tail<3>()) + cross(c, axis);
-    const Vec3<S> n = Vec3<S>(psi_hat.template head<3>()) + cross(c, f);
-    S* out = ws.udu_O.col(i).data();
-    for (int k = 0; k < 3; ++k) {
-      out[k] = -axis[k] * d;
-      out[k + 3] = -p_v[k] * d;
-      out[k + 6] = n[k];
-      out[k + 9] = f[k];
-      out[k + 12] = n[k] * d;
-      out[k + 15] = f[k] * d;
-      out[k + 18] = axis[k];
-      out[k + 21] = p_v[k];
+    d_outer = store_udu_pivot(model, ws, i, M_hat, psi_outer);
+    if constexpr (!Topology::chain) {
+      const int parent = topology.parent(i);
+      if (parent < 0) continue;
+      const S no_inertia[6] = {S(0), S(0), S(0), S(0), S(0), S(0)};
+      M_hat.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
+      shift_inertia_add(Vec3<S>(g.template segment<3>(6)), M_hat, no_inertia, S(0));
+      ws.children_mass[parent] += M_hat;
     }
-    out[24] = d;
-    psi_outer = psi_hat;
-    d_outer = d;
   }
 }
 
@@ -175,6 +224,74 @@ inline void mu_step(const S* __restrict s, const S* __restrict p, S* __restrict 
   }
 }
 
+// On a tree, the forward sweep's undoing of joint j on leaving its branch, for the columns k in
+// [begin, end):  mu^k <- mu^k - p_j^O x_jk, x_jk read from x[k] (row j of the upper triangle).
+template <typename S>
+inline void mu_unstep(const S* __restrict p, S* __restrict r0, S* __restrict r1, S* __restrict r2,
+                      S* __restrict r3, S* __restrict r4, S* __restrict r5, int begin, int end,
+                      const S* __restrict x) {
+  const S p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3], p4 = p[4], p5 = p[5];
+  for (int k = begin; k < end; ++k) {
+    r0[k] -= p0 * x[k];
+    r1[k] -= p1 * x[k];
+    r2[k] -= p2 * x[k];
+    r3[k] -= p3 * x[k];
+    r4[k] -= p4 * x[k];
+    r5[k] -= p5 * x[k];
+  }
+}
+
+// The six component rows of the sweeps' wrenches and twists (ws.inverse_inertia_rows).
+template <typename S>
+struct SweepRows {
+  S *r0, *r1, *r2, *r3, *r4, *r5;
+};
+
+// Backward sweep, Eqs. (34)-(35): z_ik = Y_ik / m^_i into X(k, i). The eta wrench of column k is
+// zero at the joints that do not support k, so at joint i only the columns of i's subtree,
+// k in (i, subtree_end(i)), take a step (all k > i on a chain); Y_ik = 0 for the others.
+template <typename S, typename Topology>
+void udu_backward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w, Topology) {
+  const int n = model.dof();
+  MatX<S>& X = ws.inverse_inertia;
+  for (int i = n - 1; i >= 0; --i) {
+    const S* g = ws.udu_O.col(i).data();
+    S* out = X.col(i).data();
+    int end = n;
+    if constexpr (!Topology::chain) {
+      end = model.subtree_end(i);
+      std::fill(out + end, out + n, S(0));  // U^-1 is zero off the paths (docs/trees.md)
+    }
+    if (i + 1 < end) eta_step(g, g + 6, w.r0, w.r1, w.r2, w.r3, w.r4, w.r5, i + 1, end, out);
+    out[i] = g[24];  // D^-1, step 2 of Section 5.2
+    // eta^i = psi_i^O Y_ii, Y_ii = 1
+    w.r0[i] = g[12], w.r1[i] = g[13], w.r2[i] = g[14], w.r3[i] = g[15], w.r4[i] = g[16],
+    w.r5[i] = g[17];
+  }
+}
+
+// Forward sweep, Eqs. (36)-(37): x_ik over z_ik in X(k, i), k >= i; mu^k = 0 at the base. Row i
+// is mirrored as soon as it is done, while its column is still in cache (on long chains the
+// rows' cache lines are reused by the next few joints). mu^k at joint i must hold the terms of
+// i's ancestors only: on a tree, the joints of the branch just left (from i - 1 up to, not
+// including, lambda(i)) take their terms back out, each once, so the sweep stays O(n^2).
+template <typename S, typename Topology>
+void udu_forward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w, Topology topology) {
+  const int n = model.dof();
+  MatX<S>& X = ws.inverse_inertia;
+  for (int i = 0; i < n; ++i) {
+    if constexpr (!Topology::chain)
+      for (int j = i - 1; j != topology.parent(i); j = topology.parent(j))
+        mu_unstep(ws.udu_O.col(j).data() + 18, w.r0, w.r1, w.r2, w.r3, w.r4, w.r5, i, n,
+                  X.col(j).data());
+    const S* g = ws.udu_O.col(i).data();
+    S* column = X.col(i).data();
+    mu_step(g + 12, g + 18, w.r0, w.r1, w.r2, w.r3, w.r4, w.r5, i, n, column);
+    for (int k = i + 1; k < n; ++k)
+      X(i, k) = column[k];
+  }
+}
+
 // I^-1 = U^-T D^-1 U^-1 (Eqs. 34-37 with phi = e_k for every k), O(n^2). Returns
 // ws.inverse_inertia.
 //
@@ -188,35 +305,18 @@ inline void mu_step(const S* __restrict s, const S* __restrict p, S* __restrict 
 template <typename S>
 const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
-  udu_base_axes(model, ws);
-  udu_factors_at_base_origin(model, ws);  // Eqs. (47)-(50)
-  const int n = model.dof();
-  size_square(ws.inverse_inertia, n);
-  MatX<S>& X = ws.inverse_inertia;
+  size_square(ws.inverse_inertia, model.dof());
   auto& W = ws.inverse_inertia_rows;
-  S *r0 = W.row(0).data(), *r1 = W.row(1).data(), *r2 = W.row(2).data(), *r3 = W.row(3).data(),
-    *r4 = W.row(4).data(), *r5 = W.row(5).data();
-  // Backward sweep, Eqs. (34)-(35): z_ik = Y_ik / m^_i into X(k, i).
-  for (int i = n - 1; i >= 0; --i) {
-    const S* g = ws.udu_O.col(i).data();
-    S* out = X.col(i).data();
-    if (i + 1 < n) eta_step(g, g + 6, r0, r1, r2, r3, r4, r5, i + 1, n, out);
-    out[i] = g[24];  // D^-1, step 2 of Section 5.2
-    // eta^i = psi_i^O Y_ii, Y_ii = 1
-    r0[i] = g[12], r1[i] = g[13], r2[i] = g[14], r3[i] = g[15], r4[i] = g[16], r5[i] = g[17];
-  }
-  // Forward sweep, Eqs. (36)-(37): x_ik over z_ik in X(k, i), k >= i; mu^k = 0 at the base. Row i
-  // is mirrored as soon as it is done, while its column is still in cache (on long chains the
-  // rows' cache lines are reused by the next few joints).
-  W.setZero();
-  for (int i = 0; i < n; ++i) {
-    const S* g = ws.udu_O.col(i).data();
-    S* column = X.col(i).data();
-    mu_step(g + 12, g + 18, r0, r1, r2, r3, r4, r5, i, n, column);
-    for (int k = i + 1; k < n; ++k)
-      X(i, k) = column[k];
-  }
-  return X;
+  const SweepRows<S> rows{W.row(0).data(), W.row(1).data(), W.row(2).data(),
+                          W.row(3).data(), W.row(4).data(), W.row(5).data()};
+  with_topology(model, [&](auto topology) {
+    udu_base_axes(model, ws, topology);
+    udu_factors_at_base_origin(model, ws, topology);  // Eqs. (47)-(50)
+    udu_backward_sweep(model, ws, rows, topology);
+    W.setZero();
+    udu_forward_sweep(model, ws, rows, topology);
+  });
+  return ws.inverse_inertia;
 }
 
 }  // namespace denoc

@@ -62,6 +62,15 @@ struct Workspace : KinematicsWorkspace<S> {
   Eigen::Matrix<S, 12, Eigen::Dynamic> coriolis_links;   // w x I - m [c x][v x], and m v
   Eigen::Matrix<S, 9, Eigen::Dynamic> coriolis_rows;     // [M~_i S_i; Q~_i^T S_i], below diagonal
   Eigen::Matrix<S, 6, Eigen::Dynamic> coriolis_columns;  // M~_j dS_j/dt + Q~_j S_j, above it
+
+  // Trees: the U D U^T recursions (forward_dynamics.hpp, inverse_inertia.hpp). On a chain a value
+  // is carried from one joint to the next; on a tree each joint keeps what its children sum into
+  // it, or what its children read (docs/trees.md). Empty for a chain.
+  // Sum over the children c of i of B_ci^T (M^_c - psi^_c psi_c^T) B_ci, Eq. (50): in J_i for the
+  // forward dynamics (its A, K, C blocks; K^T not kept), in base axes about C_i for the inverse.
+  std::vector<Mat6<S>> children_mass;
+  std::vector<Vec6<S>> children_wrench;  // sum over children c of B_ci^T zeta_c + psi_ic tau^_c
+  std::vector<Vec6<S>> joint_twist;      // mu_i of Eq. (37), read by the children of i
 };
 
 // A matrix of a fixed number of rows and one column per joint, sized at first use (as
@@ -93,6 +102,10 @@ Workspace<S>::Workspace(const Model<S>& model)
       udu_axes(18, model.dof()),
       udu_O(25, model.dof()),
       inverse_inertia_rows(6, model.dof()),
-      reactions(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.dof())) {}
+      reactions(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.dof())),
+      children_mass(model.is_chain() ? 0 : static_cast<std::size_t>(model.dof()), Mat6<S>::Zero()),
+      children_wrench(model.is_chain() ? 0 : static_cast<std::size_t>(model.dof()),
+                      Vec6<S>::Zero()),
+      joint_twist(model.is_chain() ? 0 : static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()) {}
 
 }  // namespace denoc
