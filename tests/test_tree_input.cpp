@@ -18,6 +18,7 @@
 #include "denoc/io/export.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/io/urdf.hpp"
+#include "support/cli_support.hpp"
 #include "support/fixtures.hpp"
 #include "support/random_trees.hpp"
 
@@ -270,6 +271,14 @@ TEST(TreeInput, UrdfTreeTorquesAgainstTheReference) {
   EXPECT_LT(worst, 1e-12);
 }
 
+// --set on a URDF tree reaches its bodies as on a chain, and keeps the tree.
+TEST(TreeInput, UrdfOverridesKeepTheTree) {
+  RobotFile robot = denoc::parse_urdf(kTorsoUrdf, "torso.urdf");
+  denoc::apply_overrides(robot, {denoc::parse_override("links[3].mass=4")});
+  EXPECT_EQ(robot.model.parents(), (std::vector<int>{-1, 0, 1, 0, 0, 4}));
+  EXPECT_EQ(robot.model.links()[3].mass, 4);
+}
+
 // --describe lists each joint's number, name and parent for a tree (and no parent column for a
 // chain); the DH table has the parents, gamma and epsilon.
 TEST(TreeInput, DescribeShowsParents) {
@@ -347,6 +356,93 @@ TEST(TreeInput, ExportRoundTrips) {
   std::ostringstream ignored;
   EXPECT_THROW(denoc::write_robot_yaml(ignored, robots[0], denoc::DhConvention::standard),
                InputError);
+}
+
+// The shipped trees (README, "Robot files"): Solo 12, a quadruped of 12 joints, and Baxter, a
+// dual arm of 19, both from example-robot-data; each loads strict with its parents, and its
+// joint forces agree with TreeReference's Newton-Euler through J^T.
+TEST(TreeInput, ShippedTreesLoadWithTheirParents) {
+  struct Shipped {
+    const char* file;
+    int joints;
+    std::vector<int> roots;  // the joints whose parent is the base
+    std::size_t warnings;
+  };
+  for (const Shipped& s :
+       {Shipped{"solo12.urdf", 12, {0, 3, 6, 9}, 0}, Shipped{"baxter.urdf", 19, {0, 1, 10}, 1}}) {
+    SCOPED_TRACE(s.file);
+    const RobotFile robot = denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/" + s.file);
+    ASSERT_EQ(robot.dof(), s.joints);
+    EXPECT_FALSE(robot.model.is_chain());
+    std::vector<int> roots;
+    for (int i = 0; i < robot.dof(); ++i) {
+      if (robot.model.parent(i) < 0) roots.push_back(i);
+    }
+    EXPECT_EQ(roots, s.roots);
+    EXPECT_EQ(robot.warnings.size(), s.warnings);
+    EXPECT_FALSE(robot.check_positive_definite);
+    denoc_test::TreeGenerator gen(21);
+    double worst = 0;
+    for (int k = 0; k < 5; ++k) {
+      const VecX<double> q = gen.positions(robot.model), qd = gen.vector(s.joints, 2),
+                         qdd = gen.vector(s.joints, 2);
+      const denoc_test::TreeReference reference(robot.model, q, qd);
+      VecX<double> tau = torques(robot.model, q, qd, qdd);
+      worst = std::max(worst, relative(tau, reference.torques(qd, qdd)));
+    }
+    EXPECT_LT(worst, 1e-12);
+    std::cout << s.file << ": joint forces against the reference, worst relative " << worst << '\n';
+    std::ostringstream out;
+    denoc::describe_robot(out, robot);
+    EXPECT_NE(out.str().find("tree, joints numbered depth-first"), std::string::npos);
+  }
+}
+
+// ridim on the shipped trees and the two-arm file, end to end: torques along a trajectory, one
+// column per joint, and --describe with each joint's parent; the tree errors are exit 2 naming
+// the key (more in tests/bad_inputs/robot_file.tsv).
+class TreeInputCli : public cli::CliTest {
+ protected:
+  cli::Result ridim(const std::string& args) { return run(DENOC_RIDIM_EXE, args); }
+};
+
+TEST_F(TreeInputCli, RidimRunsOnTheShippedTrees) {
+  for (const auto& [file, n] :
+       std::vector<std::pair<std::string, int>>{{"solo12.urdf", 12}, {"baxter.urdf", 19}}) {
+    SCOPED_TRACE(file);
+    const std::string robot = std::string("'") + DENOC_ROBOTS_DIR + "/" + file + "'";
+    std::string csv = "t";
+    for (const char* name : {"q", "qd", "qdd"}) {
+      for (int i = 1; i <= n; ++i)
+        csv += "," + std::string(name) + std::to_string(i);
+    }
+    csv += "\n";
+    for (int row = 0; row < 3; ++row) {
+      csv += std::to_string(0.1 * row);
+      for (int k = 0; k < 3 * n; ++k)
+        csv += "," + std::to_string(0.1 * ((k * 7 + row * 3) % 11) - 0.5);
+      csv += "\n";
+    }
+    write("traj.csv", csv);
+    const cli::Result r = ridim(robot + " traj.csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<std::string> lines = cli::lines_of(r.out);
+    ASSERT_EQ(lines.size(), 4u);
+    EXPECT_EQ(cli::fields_of(lines[0]).size(), static_cast<std::size_t>(n + 1)) << lines[0];
+    const cli::Result d = ridim(robot + " --describe");
+    ASSERT_EQ(d.status, 0) << d.err;
+    EXPECT_NE(d.out.find("tree, joints numbered depth-first"), std::string::npos);
+    EXPECT_NE(d.out.find("0 base"), std::string::npos);
+  }
+  const cli::Result two =
+      ridim(std::string("'") + DENOC_TEST_FIXTURES + "/two_arms.yaml' --describe");
+  ASSERT_EQ(two.status, 0) << two.err;
+  EXPECT_NE(two.out.find("4 right shoulder"), std::string::npos) << two.out;
+  const cli::Result bad = ridim(std::string("'") + DENOC_TEST_FIXTURES +
+                                "/two_arms.yaml' --describe --set links[3].parent=nobody");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("links[3].parent: no link is named 'nobody'"), std::string::npos)
+      << bad.err;
 }
 
 }  // namespace

@@ -217,13 +217,15 @@ namespace {
 // The Khalil-Kleinfinger parameters (model/dh.hpp) of a transform T = Rz(gamma) Tz(epsilon)
 // Rx(alpha) Tx(a) Rz(theta) Tz(b): R = Rz(gamma) Rx(alpha) Rz(theta) (z-x-z angles) and
 // Rz(-gamma) p = (a, -b sin(alpha), epsilon + b cos(alpha)). When the two z axes are parallel
-// gamma turns x towards the origin (so a >= 0) and b = 0. Returns how far the rebuilt
-// transform is from T.
+// gamma turns x towards the origin (so a >= 0) and b = 0. Axes within 1e-9 rad of parallel (a
+// URDF's rpy="3.141592654 0 0") are taken as parallel: exactly, b = -(Rz(-gamma) p)_y /
+// sin(alpha) would be of order 1e9 m and epsilon would cancel it, losing more than the
+// 1e-9 rad given up. Returns how far the rebuilt transform is from T.
 double kk_parameters(const Pose& T, double length_tolerance, DhLink<double>& row) {
   const Mat3<double>& R = T.R;
   const double sin_alpha = std::hypot(R(0, 2), R(1, 2));
-  row.alpha = std::atan2(sin_alpha, R(2, 2));
-  const bool parallel = sin_alpha < 1e-12;
+  const bool parallel = sin_alpha < 1e-9;
+  row.alpha = parallel ? (R(2, 2) > 0 ? 0.0 : M_PI) : std::atan2(sin_alpha, R(2, 2));
   const bool on_axis = std::hypot(T.p.x(), T.p.y()) <= length_tolerance;
   row.gamma =
       !parallel ? std::atan2(R(0, 2), -R(1, 2)) : (on_axis ? 0.0 : std::atan2(T.p.y(), T.p.x()));
@@ -255,7 +257,7 @@ DhFit fit_tree(const Model<double>& model) {
     row.type = link.type;
     row.parent = model.parent(static_cast<int>(i));
     const double residual = kk_parameters(link.placement, 1e-12 * scale, row);
-    if (residual > 1e-9 * scale) {
+    if (residual > 2e-9 * scale) {  // axes within 1e-9 rad of parallel are made parallel
       throw RunError("fit_dh: joint " + std::to_string(i + 1) +
                      ": not of Khalil-Kleinfinger form; please report this tree");
     }
