@@ -324,8 +324,11 @@ double torque_difference(const Model<double>& a, const Model<double>& b) {
 // --export of a tree: YAML in modified DH with parent, gamma, epsilon, and URDF with each joint's
 // parent link; both read back to the same tree and joint forces (random trees too).
 TEST(TreeInput, ExportRoundTrips) {
-  std::vector<RobotFile> robots{denoc::parse_robot_file(kTwoArms, "two_arms.yaml"),
-                                denoc::parse_urdf(kTorsoUrdf, "torso.urdf")};
+  std::vector<RobotFile> robots{
+      denoc::parse_robot_file(kTwoArms, "two_arms.yaml"),
+      denoc::parse_urdf(kTorsoUrdf, "torso.urdf"),
+      denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/solo12.urdf"),
+      denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/baxter.urdf")};
   denoc_test::TreeGenerator gen(11);
   for (int k = 0; k < 6; ++k) {
     RobotFile r;

@@ -11,6 +11,7 @@
 
 #include <tinyxml.h>
 #include <yaml-cpp/yaml.h>
+#include <Eigen/Geometry>
 
 #include "denoc/io/errors.hpp"
 #include "denoc/io/number.hpp"
@@ -610,6 +611,22 @@ TiXmlElement& add_link(TiXmlElement& robot, const std::string& name) {
   return link;
 }
 
+// rpy of R for a joint origin. Near pitch = +-90 deg (Baxter's arm joints) rpy_of reads roll and
+// yaw from entries of the size of cos(pitch), which leaves their difference, what the rotation
+// depends on, off by 1e-16 / cos(pitch); there roll is taken from Ry(pitch)^T Rz(yaw)^T R
+// instead, so that the three angles rebuild R to its rounding.
+Vec3<double> urdf_rpy(const Mat3<double>& R) {
+  Vec3<double> rpy = rpy_of(R);
+  if (std::hypot(R(0, 0), R(1, 0)) > 1e-6) return rpy;
+  const Mat3<double> rest = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
+                             Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()))
+                                .toRotationMatrix()
+                                .transpose() *
+                            R;
+  rpy[0] = std::atan2(rest(2, 1), rest(1, 1));
+  return rpy;
+}
+
 TiXmlElement& add_joint(TiXmlElement& robot, const std::string& name, const char* type,
                         const std::string& parent, const std::string& child, const Pose& origin) {
   TiXmlElement& joint = *add(robot, "joint");
@@ -617,7 +634,7 @@ TiXmlElement& add_joint(TiXmlElement& robot, const std::string& name, const char
   set(joint, "type", type);
   set(*add(joint, "parent"), "link", parent);
   set(*add(joint, "child"), "link", child);
-  add_origin(joint, origin.p, rpy_of(origin.R));
+  add_origin(joint, origin.p, urdf_rpy(origin.R));
   return joint;
 }
 
