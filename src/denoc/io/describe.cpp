@@ -41,12 +41,22 @@ void dh_table(std::ostream& out, const DhFit& fit, const char* how) {
     out << "  needs a base placement: DH frame 0 at " << v3(fit.base->p) << ", rpy "
         << v3(deg * rpy_of(fit.base->R)) << " deg in the base frame\n";
   }
-  out << "  " << padded("i", 3) << padded("joint", 10) << padded("a", 12) << padded("b", 12)
-      << padded("alpha", 12) << "theta\n";
+  // A tree's rows start from their parent's frame, by Khalil and Kleinfinger's gamma (deg) and
+  // epsilon (m): those three columns come first.
+  const bool tree = std::any_of(fit.rows.begin(), fit.rows.end(), [&](const DhLink<double>& r) {
+    const auto i = static_cast<int>(&r - fit.rows.data());
+    return r.parent != LinkSpec<double>::kPrevious && r.parent != i - 1;
+  });
+  out << "  " << padded("i", 3) << (tree ? padded("parent", 7) : "") << padded("joint", 10)
+      << (tree ? padded("gamma", 12) + padded("epsilon", 12) : "") << padded("a", 12)
+      << padded("b", 12) << padded("alpha", 12) << "theta\n";
   for (std::size_t i = 0; i < fit.rows.size(); ++i) {
     const DhLink<double>& r = fit.rows[i];
+    const int parent = r.parent == LinkSpec<double>::kPrevious ? static_cast<int>(i) - 1 : r.parent;
     out << "  " << padded(std::to_string(i + 1), 3)
+        << (tree ? padded(std::to_string(parent + 1), 7) : "")
         << padded(r.type == JointType::revolute ? "revolute" : "prismatic", 10)
+        << (tree ? padded(g(r.gamma * deg), 12) + padded(g(r.epsilon), 12) : "")
         << padded(g(r.a), 12) << padded(g(r.b), 12) << padded(g(r.alpha * deg), 12)
         << g(r.theta * deg) << '\n';
   }
@@ -124,8 +134,10 @@ void summary(std::ostream& out, const RobotFile& robot) {
   }
   if (urdf) {  // the tip link's frame is the tool frame
     const Transform<double>& tool = robot.model.tool();
-    out << "tool frame: link '" << robot.tip_link << "', the chain's tip, at " << v3(tool.p)
-        << " m, rpy " << v3(180 / M_PI * rpy_of(tool.R)) << " deg in the last joint frame J_n\n";
+    out << "tool frame: link '" << robot.tip_link << "', "
+        << (robot.model.is_chain() ? "the chain's tip" : "moved by the last joint") << ", at "
+        << v3(tool.p) << " m, rpy " << v3(180 / M_PI * rpy_of(tool.R))
+        << " deg in the last joint frame J_n\n";
   }
 }
 
@@ -136,27 +148,45 @@ std::string chain_name(const RobotFile& robot, std::size_t i) {
   return name.empty() ? "-" : name;
 }
 
-// The chain at q = 0 in the base frame: axes, points, masses and mass centres, and in total.
+// "3 shoulder" (its number and name) for joint i's parent, "0 base" for the base: the column a
+// tree's table adds (docs/trees.md numbers joints depth-first from 1).
+std::string parent_name(const RobotFile& robot, std::size_t i) {
+  const int parent = robot.model.parent(static_cast<int>(i));
+  if (parent < 0) return "0 base";
+  const auto p = static_cast<std::size_t>(parent);
+  std::string name = p < robot.joint_names.size() ? robot.joint_names[p] : "";
+  if (name.empty() && p < robot.link_names.size()) name = robot.link_names[p];
+  return std::to_string(parent + 1) + (name.empty() ? "" : " " + name);
+}
+
+// The joints at q = 0 in the base frame: axes, points, masses and mass centres, and in total; for
+// a tree each joint's parent too.
 void chain_table(std::ostream& out, const RobotFile& robot) {
   const std::vector<LinkSpec<double>>& links = robot.model.links();
-  std::size_t width = 16;
-  for (std::size_t i = 0; i < links.size(); ++i)
+  const bool tree = !robot.model.is_chain();
+  std::size_t width = 16, parent_width = 6;
+  for (std::size_t i = 0; i < links.size(); ++i) {
     width = std::max(width, chain_name(robot, i).size());
-  out << "\nchain, base to tip, at q = 0 (axes, points and mass centres in the base frame):\n  "
-      << padded("i", 3) << padded("name", width) << padded("type", 10) << padded("axis", 30)
-      << padded("through", 30) << padded("mass kg", 10) << "mass centre\n";
-  Transform<double> at;
+    if (tree) parent_width = std::max(parent_width, parent_name(robot, i).size());
+  }
+  out << (tree ? "\ntree, joints numbered depth-first from the base" : "\nchain, base to tip")
+      << ", at q = 0 (axes, points and mass centres in the base frame):\n  " << padded("i", 3)
+      << padded("name", width) << (tree ? padded("parent", parent_width) : "") << padded("type", 10)
+      << padded("axis", 30) << padded("through", 30) << padded("mass kg", 10) << "mass centre\n";
+  std::vector<Transform<double>> at(links.size());  // J_i at q = 0 in the base frame
   double total = 0;
   Vec3<double> moment = Vec3<double>::Zero();
   for (std::size_t i = 0; i < links.size(); ++i) {
     const LinkSpec<double>& l = links[i];
-    at = at * l.placement;
-    const Vec3<double> c = at * l.com;
+    const int parent = robot.model.parent(static_cast<int>(i));
+    at[i] = parent < 0 ? l.placement : at[static_cast<std::size_t>(parent)] * l.placement;
+    const Vec3<double> c = at[i] * l.com;
     total += l.mass;
     moment += l.mass * c;
     out << "  " << padded(std::to_string(i + 1), 3) << padded(chain_name(robot, i), width)
+        << (tree ? padded(parent_name(robot, i), parent_width) : "")
         << padded(l.type == JointType::revolute ? "revolute" : "prismatic", 10)
-        << padded(v3(at.R.col(2)), 30) << padded(v3(at.p), 30) << padded(g(l.mass), 10)
+        << padded(v3(at[i].R.col(2)), 30) << padded(v3(at[i].p), 30) << padded(g(l.mass), 10)
         << (l.mass > 0 ? v3(c) : std::string("-")) << '\n';
   }
   out << "total mass: " << g(total) << " kg (the moving links)";
@@ -201,6 +231,12 @@ void urdf_dynamics(std::ostream& out, const RobotFile& robot) {
 
 // The DH tables: a URDF's fitted in both conventions, a robot YAML's as given.
 void dh_tables(std::ostream& out, const RobotFile& robot) {
+  if (robot.format == "urdf" && !robot.model.is_chain()) {
+    dh_table(out, fit_dh(robot.model, DhConvention::modified),
+             "Khalil-Kleinfinger, fitted to the joint frames");
+    urdf_dynamics(out, robot);
+    return;
+  }
   if (robot.format == "urdf") {
     dh_table(out, fit_dh(robot.model, DhConvention::standard), "fitted to the joint axes");
     dh_table(out, fit_dh(robot.model, DhConvention::modified), "fitted to the joint axes");

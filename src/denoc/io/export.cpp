@@ -11,6 +11,7 @@
 
 #include <tinyxml.h>
 #include <yaml-cpp/yaml.h>
+#include <Eigen/Geometry>
 
 #include "denoc/io/errors.hpp"
 #include "denoc/io/number.hpp"
@@ -212,7 +213,74 @@ void check_gives_back_axes(const DhFit& fit, const ChainAxes& c) {
 
 }  // namespace
 
+namespace {
+
+// The Khalil-Kleinfinger parameters (model/dh.hpp) of a transform T = Rz(gamma) Tz(epsilon)
+// Rx(alpha) Tx(a) Rz(theta) Tz(b): R = Rz(gamma) Rx(alpha) Rz(theta) (z-x-z angles) and
+// Rz(-gamma) p = (a, -b sin(alpha), epsilon + b cos(alpha)). When the two z axes are parallel
+// gamma turns x towards the origin (so a >= 0) and b = 0. Axes within 1e-9 rad of parallel (a
+// URDF's rpy="3.141592654 0 0") are taken as parallel: exactly, b = -(Rz(-gamma) p)_y /
+// sin(alpha) would be of order 1e9 m and epsilon would cancel it, losing more than the
+// 1e-9 rad given up. Returns how far the rebuilt transform is from T.
+double kk_parameters(const Pose& T, double length_tolerance, DhLink<double>& row) {
+  const Mat3<double>& R = T.R;
+  const double sin_alpha = std::hypot(R(0, 2), R(1, 2));
+  const bool parallel = sin_alpha < 1e-9;
+  row.alpha = parallel ? (R(2, 2) > 0 ? 0.0 : M_PI) : std::atan2(sin_alpha, R(2, 2));
+  const bool on_axis = std::hypot(T.p.x(), T.p.y()) <= length_tolerance;
+  row.gamma =
+      !parallel ? std::atan2(R(0, 2), -R(1, 2)) : (on_axis ? 0.0 : std::atan2(T.p.y(), T.p.x()));
+  const Mat3<double> rest = (Pose::rot_z(row.gamma) * Pose::rot_x(row.alpha)).R.transpose() * R;
+  row.theta = std::atan2(rest(1, 0), rest(0, 0));
+  const Vec3<double> q = Pose::rot_z(row.gamma).R.transpose() * T.p;
+  row.a = q.x();
+  row.b = parallel ? 0.0 : -q.y() / std::sin(row.alpha);
+  row.epsilon = q.z() - row.b * std::cos(row.alpha);
+  DhLink<double> revolute = row;
+  revolute.type = JointType::revolute;
+  const DhSplit<double> split = split_dh(DhConvention::modified, revolute);
+  const Pose rebuilt = split.pre * split.post;
+  return std::max((rebuilt.R - R).cwiseAbs().maxCoeff(), (rebuilt.p - T.p).cwiseAbs().maxCoeff());
+}
+
+// A tree's table, in modified DH with gamma and epsilon: each link frame is the model's joint
+// frame J_i, so row i is the Khalil-Kleinfinger form of J_i's placement in J_lambda(i) (any
+// rigid transform has one) and every body keeps its com and inertia; no `base:` is needed.
+DhFit fit_tree(const Model<double>& model) {
+  DhFit fit;
+  fit.convention = DhConvention::modified;
+  double scale = 1;
+  for (const LinkSpec<double>& link : model.links())
+    scale = std::max(scale, link.placement.p.norm());
+  for (std::size_t i = 0; i < model.links().size(); ++i) {
+    const LinkSpec<double>& link = model.links()[i];
+    DhLink<double> row;
+    row.type = link.type;
+    row.parent = model.parent(static_cast<int>(i));
+    const double residual = kk_parameters(link.placement, 1e-12 * scale, row);
+    if (residual > 2e-9 * scale) {  // axes within 1e-9 rad of parallel are made parallel
+      throw RunError("fit_dh: joint " + std::to_string(i + 1) +
+                     ": not of Khalil-Kleinfinger form; please report this tree");
+    }
+    row.mass = link.mass;
+    row.com = link.com;
+    row.inertia = link.inertia;
+    fit.rows.push_back(row);
+  }
+  return fit;  // last_frame: F_n is J_n
+}
+
+}  // namespace
+
 DhFit fit_dh(const Model<double>& model, DhConvention convention) {
+  if (!model.is_chain()) {
+    if (convention != DhConvention::modified) {
+      throw InputError(
+          "--dh standard: a tree is written in modified DH, with Khalil and "
+          "Kleinfinger's gamma and epsilon placing each link from its parent");
+    }
+    return fit_tree(model);
+  }
   const std::vector<LinkSpec<double>>& links = model.links();
   const ChainAxes axes = chain_axes(links);
   DhFit fit;
@@ -306,6 +374,8 @@ DhLink<double> tidied(DhLink<double> r) {
   r.b = tidy(r.b, length);
   r.alpha = tidy(r.alpha * kDegrees, 1) / kDegrees;
   r.theta = tidy(r.theta * kDegrees, 1) / kDegrees;
+  r.gamma = tidy(r.gamma * kDegrees, 1) / kDegrees;
+  r.epsilon = tidy(r.epsilon, std::max(1.0, std::abs(r.epsilon)));
   const double com_scale = std::max(1.0, r.com.cwiseAbs().maxCoeff());
   for (int k = 0; k < 3; ++k)
     r.com[k] = tidy(r.com[k], com_scale);
@@ -357,15 +427,41 @@ void emit_drive(YAML::Emitter& out, const Drive<double>& d) {
       << num(d.Tc_pos) << num(d.Tc_neg) << YAML::EndSeq << YAML::EndMap;
 }
 
-void emit_link(YAML::Emitter& out, const RobotFile& robot, const DhLink<double>& row,
-               std::size_t i) {
+// The names a tree's links are written with, so that `parent:` can name them: the robot file's
+// where each is there, unique and not `base`, else link1, link2, ...; a chain keeps its own.
+std::vector<std::string> yaml_link_names(const RobotFile& robot) {
+  std::vector<std::string> names = robot.link_names;
+  names.resize(robot.model.links().size());
+  if (robot.model.is_chain()) return names;
+  std::vector<std::string> written;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const bool usable = !names[i].empty() && names[i] != "base" &&
+                        std::count(names.begin(), names.end(), names[i]) == 1;
+    written.push_back(usable ? names[i] : "link" + std::to_string(i + 1));
+  }
+  for (std::size_t i = 0; i < written.size(); ++i) {  // a generated name a file name took
+    while (std::count(written.begin(), written.end(), written[i]) > 1)
+      written[i] += "_0";
+  }
+  return written;
+}
+
+void emit_link(YAML::Emitter& out, const RobotFile& robot, const DhLink<double>& row, std::size_t i,
+               const std::vector<std::string>& names) {
   const DhLink<double> r = tidied(row);
   out << YAML::BeginMap;
-  const std::string& link_name = i < robot.link_names.size() ? robot.link_names[i] : "";
+  const std::string& link_name = names[i];
   if (!link_name.empty())
     emit_text(out, "name", link_name, "links[" + std::to_string(i) + "].name");
+  const int parent = robot.model.parent(static_cast<int>(i));
+  if (parent != static_cast<int>(i) - 1) {
+    emit_text(out, "parent", parent < 0 ? std::string("base") : names[std::size_t(parent)],
+              "links[" + std::to_string(i) + "].parent");
+  }
   out << YAML::Key << "joint" << YAML::Value
       << (r.type == JointType::revolute ? "revolute" : "prismatic");
+  if (r.gamma != 0) out << YAML::Key << "gamma" << YAML::Value << num(r.gamma * kDegrees);
+  if (r.epsilon != 0) out << YAML::Key << "epsilon" << YAML::Value << num(r.epsilon);
   const std::pair<const char*, double> numbers[] = {{"a", r.a},
                                                     {"b", r.b},
                                                     {"alpha", r.alpha * kDegrees},
@@ -463,8 +559,9 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
   YAML::Emitter yaml;
   emit_header(yaml, robot, fit, convention == DhConvention::standard ? "standard" : "modified");
   yaml << YAML::Key << "links" << YAML::Value << YAML::BeginSeq;
+  const std::vector<std::string> names = yaml_link_names(robot);
   for (std::size_t i = 0; i < fit.rows.size(); ++i)
-    emit_link(yaml, robot, fit.rows[i], i);
+    emit_link(yaml, robot, fit.rows[i], i, names);
   yaml << YAML::EndSeq;
   emit_tool_and_payload(yaml, robot, fit);
   emit_initial_and_trajectory(yaml, robot);
@@ -514,6 +611,22 @@ TiXmlElement& add_link(TiXmlElement& robot, const std::string& name) {
   return link;
 }
 
+// rpy of R for a joint origin. Near pitch = +-90 deg (Baxter's arm joints) rpy_of reads roll and
+// yaw from entries of the size of cos(pitch), which leaves their difference, what the rotation
+// depends on, off by 1e-16 / cos(pitch); there roll is taken from Ry(pitch)^T Rz(yaw)^T R
+// instead, so that the three angles rebuild R to its rounding.
+Vec3<double> urdf_rpy(const Mat3<double>& R) {
+  Vec3<double> rpy = rpy_of(R);
+  if (std::hypot(R(0, 0), R(1, 0)) > 1e-6) return rpy;
+  const Mat3<double> rest = (Eigen::AngleAxisd(rpy[2], Vec3<double>::UnitZ()) *
+                             Eigen::AngleAxisd(rpy[1], Vec3<double>::UnitY()))
+                                .toRotationMatrix()
+                                .transpose() *
+                            R;
+  rpy[0] = std::atan2(rest(2, 1), rest(1, 1));
+  return rpy;
+}
+
 TiXmlElement& add_joint(TiXmlElement& robot, const std::string& name, const char* type,
                         const std::string& parent, const std::string& child, const Pose& origin) {
   TiXmlElement& joint = *add(robot, "joint");
@@ -521,7 +634,7 @@ TiXmlElement& add_joint(TiXmlElement& robot, const std::string& name, const char
   set(joint, "type", type);
   set(*add(joint, "parent"), "link", parent);
   set(*add(joint, "child"), "link", child);
-  add_origin(joint, origin.p, rpy_of(origin.R));
+  add_origin(joint, origin.p, urdf_rpy(origin.R));
   return joint;
 }
 
@@ -540,10 +653,16 @@ std::string unused(std::string name, const std::vector<std::string>& taken) {
 }
 
 UrdfNames urdf_names(const RobotFile& robot) {
-  auto name_of = [](const std::vector<std::string>& names, std::size_t i, const char* prefix) {
+  // A tree's joints are numbered in the byte order of their names among siblings (docs/urdf.md):
+  // made-up numbers are padded (joint01 .. joint12) so that they sort as the joints are numbered.
+  const std::size_t n = robot.model.links().size();
+  const std::size_t digits = robot.model.is_chain() ? 1 : std::to_string(n).size();
+  auto name_of = [&](const std::vector<std::string>& names, std::size_t i, const char* prefix) {
     const bool usable = i < names.size() && !names[i].empty() &&
                         std::count(names.begin(), names.end(), names[i]) == 1;
-    return usable ? names[i] : prefix + std::to_string(i + 1);
+    std::string number = std::to_string(i + 1);
+    number.insert(0, digits - std::min(digits, number.size()), '0');
+    return usable ? names[i] : prefix + number;
   };
   UrdfNames names;
   for (std::size_t i = 0; i < robot.model.links().size(); ++i) {
@@ -647,13 +766,14 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
   TiXmlElement& root = *add(doc, "robot");
   set(root, "name", robot_name);
   add_link(root, names.base);
-  std::string parent = names.base;
   bool lost_drive = false;
   for (std::size_t i = 0; i < robot.model.links().size(); ++i) {
-    lost_drive |= add_body(root, robot.model.links()[i], names.joints[i], parent, names.links[i]);
-    parent = names.links[i];
+    const int parent = robot.model.parent(static_cast<int>(i));  // each joint's parent link
+    lost_drive |=
+        add_body(root, robot.model.links()[i], names.joints[i],
+                 parent < 0 ? names.base : names.links[std::size_t(parent)], names.links[i]);
   }
-  add_tool(root, robot, names, parent);
+  add_tool(root, robot, names, names.links.back());
   TiXmlPrinter printer;
   printer.SetIndent("  ");
   doc.Accept(&printer);
@@ -671,8 +791,9 @@ std::vector<std::string> export_robot(const RobotFile& robot, const std::string&
   std::ostringstream text;
   std::vector<std::string> notes;
   if (ends_with(".yaml") || ends_with(".yml")) {
-    const DhConvention fallback =
-        robot.format == "urdf" ? DhConvention::standard : robot.convention;
+    const DhConvention fallback = !robot.model.is_chain()  ? DhConvention::modified
+                                  : robot.format == "urdf" ? DhConvention::standard
+                                                           : robot.convention;
     write_robot_yaml(text, robot, convention.value_or(fallback));
   } else if (ends_with(".urdf")) {
     if (convention) throw InputError("--dh: applies to a YAML export, not to " + path);

@@ -36,6 +36,11 @@ std::string prefix(const std::vector<KeyStep>& steps, std::size_t i) {
 
 }  // namespace
 
+bool names_a_parent(const std::vector<KeyStep>& steps) {
+  const auto* last = std::get_if<std::string>(&steps.back());
+  return last && *last == "parent";
+}
+
 std::vector<KeyStep> parse_key(const std::string& key) {
   const auto bad = [&](const std::string& why) -> InputError {
     return InputError("--set " + key + ": " + why +
@@ -76,7 +81,10 @@ Override parse_override(const std::string& text) {
     throw InputError("--set " + text + ": expected KEY=VALUE, e.g. links[2].mass=3.5");
   }
   Override o{text.substr(0, equals), text.substr(equals + 1)};
-  parse_key(o.key);  // only to reject a malformed key here
+  if (names_a_parent(parse_key(o.key))) {  // a link's name (docs/robot-file.md, trees)
+    if (o.value.empty()) throw InputError("--set " + o.key + "=: expected base or a link's name");
+    return o;
+  }
   double number = 0;
   if (!parse_double(o.value, number)) {
     throw InputError("--set " + o.key + "=" + o.value + ": '" + o.value +
@@ -127,7 +135,8 @@ void apply_overrides(YamlDocument& document, const std::vector<Override>& overri
         continue;
       }
       double number = 0;
-      if (!child.is_scalar() || !parse_double(child.scalar(), number)) {
+      const bool text = names_a_parent(steps) && child.is_scalar();
+      if (!text && (!child.is_scalar() || !parse_double(child.scalar(), number))) {
         fail(i, "is " + describe(child) + " in the file, not a number");
       }
       if (name) {

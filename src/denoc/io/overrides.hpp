@@ -21,13 +21,16 @@ struct Override {
 using KeyStep = std::variant<std::string, std::size_t>;
 
 // Parses "KEY=VALUE"; throws InputError ("--set ...: ...") unless KEY is a well-formed path and
-// VALUE a finite number.
+// VALUE a finite number, or for a key ending in `parent` (links[2].parent=base) non-empty text.
 Override parse_override(const std::string& text);
 
 // Splits a key into its steps: "links[2].inertia.xx" -> links, 2, inertia, xx. Throws
 // InputError for a malformed key. Exposed for loaders of other formats (URDF) that map the same
 // paths onto their own trees.
 std::vector<KeyStep> parse_key(const std::string& key);
+
+// Whether a key's last step is `parent`, whose value is a name, not a number.
+bool names_a_parent(const std::vector<KeyStep>& steps);
 
 // Applies the overrides in order (a later one for the same key wins) to a robot file's YAML
 // document (yaml_document.hpp); `path` names the file in messages. Every step but the last must

@@ -139,12 +139,26 @@ Mat3<double> read_inertia(const Reader& reader, const YamlNode& node, const std:
   return I;
 }
 
+// gamma and epsilon (Khalil and Kleinfinger 1986), the turn and shift along the parent's z axis
+// that a modified-DH row starts with (model/dh.hpp); a standard-DH row has neither.
+void read_kk(const Reader& reader, const YamlNode& node, const std::string& key,
+             const RobotFile& robot, DhLink<double>& link) {
+  for (const char* field : {"gamma", "epsilon"}) {
+    if (node[field] && robot.convention != DhConvention::modified) {
+      reader.fail(key + "." + field, node[field],
+                  "the Khalil-Kleinfinger gamma and epsilon need dh: modified");
+    }
+  }
+  if (node["gamma"]) link.gamma = robot.angle_scale * reader.number(node["gamma"], key + ".gamma");
+  if (node["epsilon"]) link.epsilon = reader.number(node["epsilon"], key + ".epsilon");
+}
+
 DhLink<double> read_link(const Reader& reader, const YamlNode& node, const std::string& key,
                          double angle_scale, std::string& name, InertiaChecks& checks) {
   if (!node.is_map()) reader.fail(key, node, "expected a map with joint, a, b, alpha, theta, ...");
-  reader.check_keys(
-      node, key,
-      {"name", "joint", "a", "b", "d", "alpha", "theta", "mass", "com", "inertia", "drive"});
+  reader.check_keys(node, key,
+                    {"name", "parent", "joint", "a", "b", "d", "alpha", "theta", "gamma", "epsilon",
+                     "mass", "com", "inertia", "drive"});
   DhLink<double> link;
   name = node["name"] ? reader.text(node["name"], key + ".name") : "";
   if (!node["joint"]) reader.fail_missing(key + ".joint", node, "expected revolute or prismatic");
@@ -335,8 +349,9 @@ void read_links(const Reader& reader, const YamlNode& root, RobotFile& robot) {
   for (std::size_t i = 0; i < links.size(); ++i) {
     std::string name;
     checks.accepted.clear();
-    robot.dh.push_back(read_link(reader, links[i], "links[" + std::to_string(i) + "]",
-                                 robot.angle_scale, name, checks));
+    const std::string key = "links[" + std::to_string(i) + "]";
+    robot.dh.push_back(read_link(reader, links[i], key, robot.angle_scale, name, checks));
+    read_kk(reader, links[i], key, robot, robot.dh.back());
     robot.link_names.push_back(name);
     if (!checks.accepted.empty()) {
       std::string line = reader.path() + ": accepted by inertia_checks: warn, no rigid body has ";
@@ -345,6 +360,75 @@ void read_links(const Reader& reader, const YamlNode& root, RobotFile& robot) {
       robot.warnings.push_back(line);
       robot.check_positive_definite = true;
     }
+  }
+}
+
+// The link that links[i].parent names (docs/robot-file.md): LinkSpec::kBase for `base`, else
+// the index of the one link of that name, wherever it is listed (read_parents checks the order).
+int named_parent(const Reader& reader, const YamlNode& node, const std::string& key,
+                 const std::vector<std::string>& names) {
+  const std::string name = reader.text(node, key);
+  if (name == "base") return LinkSpec<double>::kBase;
+  const auto count = std::count(names.begin(), names.end(), name);
+  if (count == 0) {
+    reader.fail(key, node, "no link is named '" + name + "' (a parent is base or a link's name)");
+  }
+  if (count > 1) {
+    reader.fail(key, node,
+                "'" + name + "' names " + std::to_string(count) +
+                    " links; a parent's name must be one link's");
+  }
+  return static_cast<int>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+// Whether following the parents up from link `from` comes back to link `i`: a cycle.
+bool leads_back(const std::vector<int>& parents, int from, int i) {
+  for (std::size_t steps = 0; from >= 0 && steps <= parents.size(); ++steps) {
+    if (from == i) return true;
+    from = parents[static_cast<std::size_t>(from)];
+  }
+  return false;
+}
+
+// The `parent:` keys into robot.dh (default: the link before). The links must be listed
+// depth-first, as the model numbers joints (docs/trees.md): a parent is the link before or one of
+// its ancestors, so that each subtree is listed whole; a file in another order is refused, not
+// reordered (docs/robot-file.md). A tree needs the modified DH of Khalil and Kleinfinger.
+void read_parents(const Reader& reader, const YamlNode& links, RobotFile& robot) {
+  std::vector<int> parents(links.size());
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const YamlNode node = links[k]["parent"];
+    const std::string key = "links[" + std::to_string(k) + "].parent";
+    parents[k] = node ? named_parent(reader, node, key, robot.link_names) : static_cast<int>(k) - 1;
+  }
+  std::vector<int> path;  // the link before and its ancestors
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const int i = static_cast<int>(k), parent = parents[k];
+    const YamlNode node = links[k]["parent"];
+    const std::string key = "links[" + std::to_string(k) + "].parent";
+    if (parent >= i) {
+      reader.fail(key, node,
+                  leads_back(parents, parent, i)
+                      ? "a cycle: '" + robot.link_names[static_cast<std::size_t>(parent)] +
+                            "' is this link or below it"
+                      : "'" + robot.link_names[static_cast<std::size_t>(parent)] +
+                            "' is listed after this link: list a parent before its children");
+    }
+    while (!path.empty() && path.back() != parent)
+      path.pop_back();
+    if (parent >= 0 && path.empty()) {
+      reader.fail(key, node,
+                  "'" + robot.link_names[static_cast<std::size_t>(parent)] +
+                      "' is neither the link before nor one of its parents: list the "
+                      "links depth-first, each subtree whole");
+    }
+    path.push_back(i);
+    if (parent != i - 1 && robot.convention != DhConvention::modified) {
+      reader.fail(key, node,
+                  "a parent other than the link before needs dh: modified (a tree is written in "
+                  "Khalil and Kleinfinger's modified DH, with gamma and epsilon)");
+    }
+    robot.dh[k].parent = parent;
   }
 }
 
@@ -376,6 +460,7 @@ RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
   robot.path = path;
   const Vec3<double> gravity = read_header(reader, root, robot);
   read_links(reader, root, robot);
+  read_parents(reader, root["links"], robot);
   // Drives, tool and payload, built into the model once.
   if (root["base"]) robot.base = read_base(reader, root["base"], robot.angle_scale);
   std::vector<LinkSpec<double>> specs =

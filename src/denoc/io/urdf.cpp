@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <variant>
@@ -290,18 +291,37 @@ urdf::ModelInterfaceSharedPtr parsed_urdf(const std::string& text, const std::st
   return parsed;
 }
 
-// --tip, or else the one leaf below the base that ends a chain.
-const urdf::Link& chain_tip(const UrdfReader& reader, const urdf::ModelInterface& urdf,
+// Whether the moving joints below `base` branch: some body (a link with all that fixed joints
+// join to it) is the parent of two or more moving joints.
+bool moving_joints_branch(const UrdfReader& reader, const urdf::Link& base) {
+  std::map<const urdf::Joint*, int> children;  // per body, by the joint that moves it (base: null)
+  std::vector<std::pair<const urdf::Link*, const urdf::Joint*>> stack{{&base, nullptr}};
+  while (!stack.empty()) {
+    const auto [l, body] = stack.back();
+    stack.pop_back();
+    for (const urdf::JointSharedPtr& j : l->child_joints) {
+      const bool moving = j->type != urdf::Joint::FIXED;
+      if (moving && ++children[body] > 1) return true;
+      stack.emplace_back(&reader.link(j->child_link_name, "joint '" + j->name + "' child"),
+                         moving ? j.get() : body);
+    }
+  }
+  return false;
+}
+
+// --tip, or else the one leaf below the base that ends a chain; none when no --tip is given and
+// the moving joints branch: the tree is then read whole. Moving joints in one chain with
+// several leaves at its end (a flange and a camera side by side) need --tip: the tool frame.
+const urdf::Link* chain_tip(const UrdfReader& reader, const urdf::ModelInterface& urdf,
                             const urdf::Link& base, const std::string& tip_link) {
-  if (!tip_link.empty()) return reader.link(tip_link, "--tip");
+  if (!tip_link.empty()) return &reader.link(tip_link, "--tip");
   const std::vector<std::string> leaves = chain_ends(urdf, base);
   if (leaves.empty()) reader.fail("no moving joint below link '" + base.name + "'");
-  if (leaves.size() != 1) {
-    reader.fail("the tree below link '" + base.name + "' has " + std::to_string(leaves.size()) +
-                " leaves that end chains (" + joined(leaves) +
-                "); choose the chain's end with --tip LINK");
-  }
-  return reader.link(leaves.front(), "--tip");
+  if (leaves.size() == 1) return &reader.link(leaves.front(), "--tip");
+  if (moving_joints_branch(reader, base)) return nullptr;
+  reader.fail("the tree below link '" + base.name + "' has " + std::to_string(leaves.size()) +
+              " leaves that end chains (" + joined(leaves) +
+              "); choose the chain's end with --tip LINK");
 }
 
 // The joints from the base down to the tip, fixed ones included: the path tip -> base through
@@ -330,16 +350,17 @@ const urdf::Joint* next_moving(const std::vector<const urdf::Joint*>& joints, st
   return nullptr;
 }
 
-void check_chain_joint(const UrdfReader& reader, const urdf::Joint& j) {
+void check_chain_joint(const UrdfReader& reader, const urdf::Joint& j,
+                       const char* where = "the chain") {
   const std::string key = "joint '" + j.name + "'";
   if (j.type == urdf::Joint::FLOATING || j.type == urdf::Joint::PLANAR) {
     reader.fail(key + ": " + (j.type == urdf::Joint::FLOATING ? "floating" : "planar") +
-                " joints cannot be part of the chain (only revolute, continuous, prismatic "
-                "and fixed)");
+                " joints cannot be part of " + where +
+                " (only revolute, continuous, prismatic and fixed)");
   }
   if (j.type != urdf::Joint::REVOLUTE && j.type != urdf::Joint::CONTINUOUS &&
       j.type != urdf::Joint::PRISMATIC) {
-    reader.fail(key + ": joint type not supported on the chain");
+    reader.fail(key + ": joint type not supported on " + where);
   }
 }
 
@@ -366,6 +387,23 @@ void check_dynamics(const UrdfReader& reader, const urdf::Joint& j, const Drive<
   }
 }
 
+// A moving joint's names, <dynamics> and drive into `robot` and `spec`.
+void record_joint(const UrdfReader& reader, const urdf::Joint& j, const urdf::Link& child,
+                  const Pose& child_frame, LinkSpec<double>& spec, RobotFile& robot) {
+  robot.joint_names.push_back(j.name);
+  robot.link_names.push_back(child.name);
+  robot.link_frames.push_back(child_frame);  // for --frame (io/frames.hpp)
+  RobotFile::JointDamping damping;
+  if (j.dynamics) damping = {j.dynamics->damping, j.dynamics->friction};
+  robot.urdf_joint_dynamics.push_back(damping);
+  // <dynamics damping friction> are the drive's B and Tc, with G = 1 and no rotor.
+  spec.drive.B = damping.damping;
+  spec.drive.Tc_pos = damping.friction;
+  spec.drive.Tc_neg = -damping.friction;
+  check_dynamics(reader, j, spec.drive);
+  robot.drives.push_back(spec.drive);
+}
+
 // Moving joint k of the chain, and the rigid group of bodies it moves.
 void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>& joints,
                        std::size_t k, ChainRead& chain, RobotFile& robot) {
@@ -385,18 +423,7 @@ void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>
   spec.com = chain.link_in_joint_frame * body.com;
   spec.inertia =
       chain.link_in_joint_frame.R * body.inertia * chain.link_in_joint_frame.R.transpose();
-  robot.joint_names.push_back(j.name);
-  robot.link_names.push_back(child.name);
-  robot.link_frames.push_back(chain.link_in_joint_frame);
-  RobotFile::JointDamping damping;
-  if (j.dynamics) damping = {j.dynamics->damping, j.dynamics->friction};
-  robot.urdf_joint_dynamics.push_back(damping);
-  // <dynamics damping friction> are the drive's B and Tc, with G = 1 and no rotor.
-  spec.drive.B = damping.damping;
-  spec.drive.Tc_pos = damping.friction;
-  spec.drive.Tc_neg = -damping.friction;
-  check_dynamics(reader, j, spec.drive);
-  robot.drives.push_back(spec.drive);
+  record_joint(reader, j, child, chain.link_in_joint_frame, spec, robot);
   chain.links.push_back(spec);
 }
 
@@ -414,6 +441,76 @@ ChainRead read_chain(UrdfReader& reader, const urdf::Link& base,
   }
   return chain;
 }
+
+// Reading a whole tree (docs/urdf.md): every moving joint below the base is a joint of the
+// model, numbered depth-first, the children of a link in the byte order of their joints' names
+// (urdfdom's order, and Pinocchio's numbering), a fixed joint's subtree placed by the fixed
+// joint's name; each body is the rigid union of the links that fixed joints join.
+class TreeRead {
+ public:
+  TreeRead(UrdfReader& reader, RobotFile& robot) : reader_(reader), robot_(robot) {}
+
+  // The subtree below `l`, a link of body `body` (-1: the base) whose frame is `pose` in that
+  // body's joint frame (the base frame for the base).
+  void visit(const urdf::Link& l, int body, const Pose& pose) {
+    add_mass(l, body, pose);
+    std::vector<const urdf::Joint*> children;
+    for (const urdf::JointSharedPtr& j : l.child_joints)
+      children.push_back(j.get());
+    std::sort(children.begin(), children.end(),
+              [](const urdf::Joint* a, const urdf::Joint* b) { return a->name < b->name; });
+    for (const urdf::Joint* j : children) {
+      const urdf::Link& child = reader_.link(j->child_link_name, "joint '" + j->name + "' child");
+      const Pose origin = pose * to_pose(j->parent_to_joint_origin_transform);
+      if (j->type == urdf::Joint::FIXED) {
+        visit(child, body, origin);
+      } else {
+        const Pose turn{frame_with_z_axis(reader_.unit_axis(*j)), Vec3<double>::Zero()};
+        const int joint = add_joint(*j, child, body, origin * turn, turn.inverse());
+        tool = turn.inverse();  // kept for the last joint: the tool frame of a tree
+        tip = child.name;
+        visit(child, joint, turn.inverse());
+      }
+    }
+  }
+
+  std::vector<LinkSpec<double>> links;
+  std::vector<std::string> mimics;
+  Pose tool;        // the last joint's child link frame in its joint frame J_n
+  std::string tip;  // that link's name
+
+ private:
+  // Joint i: placed in its parent body's joint frame, its body's mass properties summed later.
+  int add_joint(const urdf::Joint& j, const urdf::Link& child, int parent, const Pose& placement,
+                const Pose& child_frame) {
+    check_chain_joint(reader_, j, "the tree");
+    if (j.mimic) mimics.push_back(j.name + " (mimics " + j.mimic->joint_name + ")");
+    LinkSpec<double> spec;
+    spec.type = j.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
+    spec.parent = parent;
+    spec.placement = placement;
+    spec.mass = 0;
+    record_joint(reader_, j, child, child_frame, spec, robot_);
+    links.push_back(spec);
+    return static_cast<int>(links.size()) - 1;
+  }
+
+  // The link's inertial joined to its body's (the base's only checked).
+  void add_mass(const urdf::Link& l, int body, const Pose& pose) {
+    MassProperties m = reader_.inertial(l);
+    if (body < 0) return;
+    m.com = pose * m.com;
+    m.inertia = pose.R * m.inertia * pose.R.transpose();
+    LinkSpec<double>& spec = links[static_cast<std::size_t>(body)];
+    const MassProperties sum = combine({spec.mass, spec.com, spec.inertia}, m);
+    spec.mass = sum.mass;
+    spec.com = sum.com;
+    spec.inertia = sum.inertia;
+  }
+
+  UrdfReader& reader_;
+  RobotFile& robot_;
+};
 
 // One warning line each for joints locked, mimic joints freed and inertias let in.
 void chain_warnings(const ChainRead& chain, const UrdfReader& reader, const std::string& route,
@@ -441,6 +538,23 @@ void chain_warnings(const ChainRead& chain, const UrdfReader& reader, const std:
 
 }  // namespace
 
+namespace {
+
+// The whole tree below `base` (no --tip, several leaves end chains): its tool frame is the frame
+// of the link that the last joint (depth-first) moves.
+void read_whole_tree(UrdfReader& reader, const urdf::Link& base, RobotFile& robot) {
+  TreeRead tree(reader, robot);
+  tree.visit(base, -1, Pose());
+  ChainRead warnings;
+  warnings.mimics = tree.mimics;
+  chain_warnings(warnings, reader, "", robot);
+  robot.tool = tree.tool;
+  robot.tip_link = tree.tip;
+  robot.model = Model<double>(tree.links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
+}
+
+}  // namespace
+
 RobotFile parse_urdf(const std::string& text, const std::string& path,
                      const ChainSelection& selection) {
   const urdf::ModelInterfaceSharedPtr parsed = parsed_urdf(text, path);
@@ -449,23 +563,27 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   if (!urdf.getRoot()) reader.fail("URDF without a root link");
   const urdf::Link& base =
       selection.base_link.empty() ? *urdf.getRoot() : reader.link(selection.base_link, "--base");
-  const urdf::Link& tip = chain_tip(reader, urdf, base, selection.tip_link);
+  const urdf::Link* tip = chain_tip(reader, urdf, base, selection.tip_link);
   RobotFile robot;
   robot.path = path;
   robot.format = "urdf";
   robot.name = urdf.getName();
   robot.source = path;
   robot.angle_scale = 1;
-  const ChainRead chain = read_chain(reader, base, chain_joints(reader, urdf, base, tip), robot);
+  if (!tip) {
+    read_whole_tree(reader, base, robot);
+    return robot;
+  }
+  const ChainRead chain = read_chain(reader, base, chain_joints(reader, urdf, base, *tip), robot);
   if (chain.links.empty()) {
     reader.fail("no revolute, continuous or prismatic joint between --base " + base.name +
-                " and --tip " + tip.name);
+                " and --tip " + tip->name);
   }
-  chain_warnings(chain, reader, base.name + " -> " + tip.name, robot);
+  chain_warnings(chain, reader, base.name + " -> " + tip->name, robot);
   // The tip's frame, after the fixed joints beyond the last moving one (a flange, a tool0), is
   // the tool frame of pose, jacobian and --wrench; what hangs there is in the last body already.
   robot.tool = chain.link_in_joint_frame;
-  robot.tip_link = tip.name;
+  robot.tip_link = tip->name;
   robot.model =
       Model<double>(chain.links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
   return robot;
