@@ -62,6 +62,11 @@ struct Workspace : KinematicsWorkspace<S> {
   Eigen::Matrix<S, 12, Eigen::Dynamic> coriolis_links;   // w x I - m [c x][v x], and m v
   Eigen::Matrix<S, 9, Eigen::Dynamic> coriolis_rows;     // [M~_i S_i; Q~_i^T S_i], below diagonal
   Eigen::Matrix<S, 6, Eigen::Dynamic> coriolis_columns;  // M~_j dS_j/dt + Q~_j S_j, above it
+
+  // Trees: what a joint leaves for its children where a chain carries it in registers, sized at
+  // first use on a tree only. C (convective_inertia.hpp): per link R_j (by columns), C_j, and
+  // its twist [w; v_O] at the base origin, all in the base frame.
+  Eigen::Matrix<S, 18, Eigen::Dynamic> tree_link_frames;
 };
 
 // A matrix of a fixed number of rows and one column per joint, sized at first use (as
