@@ -86,7 +86,6 @@ const VecX<S>& gravity_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q) 
 // The generalized inertia matrix I(q): Saha (1999) Eq. (24) or Mata et al. (2002) Eq. (19).
 template <typename S>
 const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
-  if (route == Route::denoc) routes_detail::chain_only(d, route, "the inertia matrix");
   if (route == Route::denoc) return generalized_inertia(d.model(), d.denoc(), q);
   if (route == Route::gibbs_appell) return gibbs_appell_inertia(d.model(), d.gibbs_appell(), q);
   routes_detail::not_computed_by(route, "the inertia matrix");
@@ -96,7 +95,6 @@ const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S
 template <typename S>
 const MatX<S>& convective_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                   ConstVectorRef<S> qd) {
-  routes_detail::chain_only(d, route, "the matrix of convective inertia terms");
   if (route == Route::denoc) return convective_inertia(d.model(), d.denoc(), q, qd);
   routes_detail::not_computed_by(route, "the matrix of convective inertia terms");
 }
@@ -112,7 +110,7 @@ void udu_factors(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
 // I(q)^-1; NaN entries when I is not positive definite.
 template <typename S>
 const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
-  if (route != Route::udu) routes_detail::chain_only(d, route, "the inverse inertia matrix");
+  if (route == Route::fixman) routes_detail::chain_only(d, route, "the inverse inertia matrix");
   switch (route) {
     case Route::udu:
       return inverse_inertia_udu(d.model(), d.denoc(), q);
@@ -130,8 +128,7 @@ const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q)
 template <typename S>
 const VecX<S>& forward_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
-  if (route == Route::cholesky || route == Route::fixman)
-    routes_detail::chain_only(d, route, "the forward dynamics");
+  if (route == Route::fixman) routes_detail::chain_only(d, route, "the forward dynamics");
   switch (route) {
     case Route::udu:
       return forward_dynamics(d.model(), d.denoc(), q, qd, tau);

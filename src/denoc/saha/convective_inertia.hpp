@@ -19,23 +19,59 @@
 // c_k and v_k the mass centre C_k and its velocity, P~_m = sum m_k v_k the composite's momentum.
 // Only Q~'s first three columns are non-zero, so an entry costs nine multiply-adds below the
 // diagonal and six above it.
+// On a tree (Shah, Saha and Dutt 2013; docs/trees.md) link k is moved by joint j only when j is
+// on the path from the base to k, so the sums over k >= m become sums over the subtree of m, and
+// c_ij = 0 unless one of i, j supports the other: the subtree of max(i, j) is then the links both
+// move. V_j is the parent's twist plus S_j qd_j, and the composites are summed into the parent's
+// entries (docs/coriolis.md, "Trees").
 #pragma once
 
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/model/topology.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 
+// On a tree: link j's orientation R_j, mass centre c_j and twist V_j = [w; v_O] at O, kept in
+// ws.tree_link_frames for its children (R by columns, then c, w, v_O).
+template <typename S>
+void write_frame(Workspace<S>& ws, int j, const Mat3<S>& R, const Vec3<S>& c, const Vec3<S>& w,
+                 const Vec3<S>& v_O) {
+  auto frame = ws.tree_link_frames.col(j);
+  frame.template head<9>() = Eigen::Map<const Eigen::Matrix<S, 9, 1>>(R.data());
+  frame.template segment<3>(9) = c;
+  frame.template segment<3>(12) = w;
+  frame.template segment<3>(15) = v_O;
+}
+
+// The parent's frame and twist (the base's, at rest, for parent -1), whence joint j starts.
+template <typename S>
+void read_parent_frame(const Workspace<S>& ws, int parent, Mat3<S>& R, Vec3<S>& c, Vec3<S>& w,
+                       Vec3<S>& v_O) {
+  if (parent < 0) {
+    R.setIdentity(), c.setZero(), w.setZero(), v_O.setZero();
+    return;
+  }
+  const auto frame = ws.tree_link_frames.col(parent);
+  R = Eigen::Map<const Mat3<S>>(frame.data());
+  c = frame.template segment<3>(9);
+  w = frame.template segment<3>(12);
+  v_O = frame.template segment<3>(15);
+}
+
 // The joint columns at O and the links' own terms, from the base outwards: S_j into ws.p_O,
 // [dS_j/dt; a_j] (a_j = angular(S_j)) into ws.coriolis_axes, and link j's
 // w_j x I_j - m_j [c_j x][v_j x] (3 x 3, column-major) and momentum m_j v_j into
-// ws.coriolis_links; M_j at O into ws.M_O.
-template <typename S>
-void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd) {
+// ws.coriolis_links; M_j at O into ws.M_O. On a tree, R, c and V of the parent are read back
+// from ws.tree_link_frames, where each joint leaves its own.
+template <typename S, typename Topology>
+void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
+                           Topology topology) {
   Mat3<S> R = Mat3<S>::Identity();
   Vec3<S> c = Vec3<S>::Zero();                         // C_0 is the base origin
   Vec3<S> w = Vec3<S>::Zero(), v_O = Vec3<S>::Zero();  // V_j = [w; v_O], the link's twist at O
   for (int j = 0; j < model.dof(); ++j) {
+    if constexpr (!Topology::chain) read_parent_frame(ws, topology.parent(j), R, c, w, v_O);
     R = R * ws.E[j];
     c += R * ws.ell[j];
     const Joint<S>& joint = model.joint(j);
@@ -61,22 +97,40 @@ void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorR
     auto link = ws.coriolis_links.col(j);
     link.template head<9>() = Eigen::Map<const Eigen::Matrix<S, 9, 1>>(A.data());
     link.template tail<3>() = M.mass * v_C;
+    if constexpr (!Topology::chain) write_frame(ws, j, R, c, w, v_O);
   }
+}
+
+// On a tree: joint i's composite terms (ws.M_O[i] and ws.coriolis_links' column, complete once
+// i is reached) added into its parent's entries.
+template <typename S>
+void add_to_parent(Workspace<S>& ws, int parent, int i) {
+  if (parent < 0) return;
+  ws.M_O[parent] += ws.M_O[i];
+  ws.coriolis_links.col(parent) += ws.coriolis_links.col(i);
 }
 
 // The composite sums from the tip inwards (Eqs. 23b, 28 at O) and the two factors of each
 // joint's entries: [M~_i S_i; Q~_i^T S_i (its angular half)] into ws.coriolis_rows for
 // c_ij = (M~_i S_i)^T dS_j/dt + (Q~_i^T S_i)^T S_j (i >= j), and
 // M~_j dS_j/dt + Q~_j S_j into ws.coriolis_columns for c_ij = S_i^T (...) (i < j).
-template <typename S>
-void convective_composites(const Model<S>& model, Workspace<S>& ws) {
+// On a tree the sums are over the subtree: link i's own terms in ws.M_O[i] and
+// ws.coriolis_links, to which its children have already added theirs, make i's composite, which
+// is then added into its parent's (at O in base axes, a sum needs no transfer).
+template <typename S, typename Topology>
+void convective_composites(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   BodyInertia<S> M_tilde;  // M~_i^O, summed in a local as in gim_in_base_frame
   Mat3<S> A_tilde = Mat3<S>::Zero();
   Vec3<S> P_tilde = Vec3<S>::Zero();
   for (int i = model.dof() - 1; i >= 0; --i) {
+    if constexpr (!Topology::chain) {
+      M_tilde = BodyInertia<S>();
+      A_tilde.setZero(), P_tilde.setZero();
+    }
     M_tilde += ws.M_O[i];
     A_tilde += Eigen::Map<const Mat3<S>>(ws.coriolis_links.col(i).data());
     P_tilde += ws.coriolis_links.col(i).template tail<3>();
+    if constexpr (!Topology::chain) add_to_parent(ws, topology.parent(i), i);
     const Vec3<S> a = ws.p_O.col(i).template head<3>(), b = ws.p_O.col(i).template tail<3>();
     const auto axes = ws.coriolis_axes.col(i);
     auto rows = ws.coriolis_rows.col(i);
@@ -87,6 +141,28 @@ void convective_composites(const Model<S>& model, Workspace<S>& ws) {
     column = M_tilde.momentum(axes.template segment<3>(0), axes.template segment<3>(3));
     column.template head<3>() += A_tilde * a;
     column.template tail<3>() -= cross(P_tilde, a);
+  }
+}
+
+// C on a tree, Eq. (29) with the subtree sums: column j is non-zero below the diagonal on the
+// subtree of j only (rows j .. subtree_end(j) - 1, contiguous) and above it on the path from the
+// base to j only; every other entry is set to zero at each call.
+template <typename S>
+void convective_inertia_on_tree(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd) {
+  const int n = model.dof();
+  const TreeTopology topology{model.parents().data()};
+  size_columns(ws.tree_link_frames, n);
+  convective_link_terms(model, ws, qd, topology);
+  convective_composites(model, ws, topology);
+  for (int j = 0; j < n; ++j) {
+    const int end = model.subtree_end(j);
+    auto column = ws.coriolis.col(j);
+    column.segment(j, end - j).noalias() =
+        ws.coriolis_rows.middleCols(j, end - j).transpose() * ws.coriolis_axes.col(j);
+    column.tail(n - end).setZero();
+    column.head(j).setZero();
+    for (int i = model.parent(j); i >= 0; i = model.parent(i))
+      column[i] = ws.p_O.col(i).dot(ws.coriolis_columns.col(j));
   }
 }
 
@@ -101,14 +177,18 @@ const MatX<S>& convective_inertia(const Model<S>& model, Workspace<S>& ws, Const
   size_columns(ws.coriolis_rows, n);
   size_columns(ws.coriolis_columns, n);
   update_joint_frames(model, ws, q);
-  convective_link_terms(model, ws, qd);
-  convective_composites(model, ws);
-  for (int j = 0; j < n; ++j) {
-    // Eq. (29): the column's entries at and below the diagonal, then those above it.
-    ws.coriolis.col(j).tail(n - j).noalias() =
-        ws.coriolis_rows.rightCols(n - j).transpose() * ws.coriolis_axes.col(j);
-    ws.coriolis.col(j).head(j).noalias() =
-        ws.p_O.leftCols(j).transpose() * ws.coriolis_columns.col(j);
+  if (model.is_chain()) {
+    convective_link_terms(model, ws, qd, ChainTopology{});
+    convective_composites(model, ws, ChainTopology{});
+    for (int j = 0; j < n; ++j) {
+      // Eq. (29): the column's entries at and below the diagonal, then those above it.
+      ws.coriolis.col(j).tail(n - j).noalias() =
+          ws.coriolis_rows.rightCols(n - j).transpose() * ws.coriolis_axes.col(j);
+      ws.coriolis.col(j).head(j).noalias() =
+          ws.p_O.leftCols(j).transpose() * ws.coriolis_columns.col(j);
+    }
+  } else {
+    convective_inertia_on_tree(model, ws, qd);
   }
   return ws.coriolis;
 }

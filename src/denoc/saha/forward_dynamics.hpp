@@ -242,21 +242,16 @@ const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
   return ws.qdd;
 }
 
-// The same accelerations by forming I (Eq. 24) and factoring it, I = L L^T: O(n^3). Returns
-// ws.qdd; NaN if I is not positive definite (ws.gim_factored is then false).
+// The same accelerations by forming I (Eq. 24) and factoring it, I = L L^T: O(n^3); on a tree
+// I = L^T L with the parent array, O(n d^2) (accelerations_from_inertia). Returns ws.qdd; NaN
+// if I is not positive definite (ws.gim_factored is then false).
 template <typename S>
 const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                          ConstVectorRef<S> tau) {
   ws.phi = tau - bias_forces(model, ws, q, qd);
   generalized_inertia(model, ws, q);
-  if (!factor_generalized_inertia(ws)) {
-    ws.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
-    return ws.qdd;
-  }
-  ws.qdd = ws.phi;
-  solve_with_gim_factor(ws, ws.qdd);
-  return ws.qdd;
+  return accelerations_from_inertia(model, ws);
 }
 
 // The factors of I = U D U^T, Eqs. (53)-(54), for inspection: U (unit upper triangular) in

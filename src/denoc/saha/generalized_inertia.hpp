@@ -1,5 +1,8 @@
 // The generalized inertia matrix (GIM) I(q) of Eq. (20) from composite-body masses, Saha (1999)
-// Section 4.1, O(n^2); and its inverse through its Cholesky factor.
+// Section 4.1, O(n^2); and its inverse through its Cholesky factor. On a tree (Shah, Saha and
+// Dutt 2013; docs/trees.md) the composite body of joint i is its subtree, I_ij is non-zero only
+// when one of i, j supports the other, and the factor is Featherstone's sparse L^T L
+// (kernels/tree_cholesky.hpp, docs/tree-cholesky.md).
 #pragma once
 
 #include <algorithm>
@@ -8,7 +11,10 @@
 
 #include "denoc/kernels/cholesky.hpp"
 #include "denoc/kernels/symmetric_projections.hpp"
+#include "denoc/kernels/tree_cholesky.hpp"
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/model/topology.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
@@ -16,15 +22,32 @@ namespace denoc {
 // M~_i = M_i + B_{i+1,i}^T M~_{i+1} B_{i+1,i}, M~_n = M_n: Eq. (23b), from the tip inwards.
 // Each M~_i is summed in a local and stored once: adding into ws.M_tilde[i] just copied from M_i
 // stalled clang's code on store-to-load forwarding (its 16-byte loads spanned two smaller stores).
+// On a tree the sum runs over the children c of i, M~_i = M_i + sum_c B_{c,i}^T M~_c B_{c,i}:
+// every M~_c, complete when reached (children are numbered after their parent), is carried to
+// its parent and added into the parent's entry, which starts as the parent's own M_i.
+template <typename S, typename Topology>
+void composite_body_masses(const Model<S>& model, Workspace<S>& ws, Topology topology) {
+  const int n = model.dof();
+  if constexpr (Topology::chain) {
+    if (n > 0) ws.M_tilde[n - 1] = model.joint(n - 1).M;
+    for (int i = n - 2; i >= 0; --i) {
+      BodyInertia<S> M_tilde = ws.M_tilde[i + 1].transferred(ws.E[i + 1], ws.ell[i + 1]);
+      M_tilde += model.joint(i).M;
+      ws.M_tilde[i] = M_tilde;
+    }
+  } else {
+    for (int i = 0; i < n; ++i)
+      ws.M_tilde[i] = model.joint(i).M;
+    for (int i = n - 1; i >= 0; --i) {
+      const int parent = topology.parent(i);
+      if (parent >= 0) ws.M_tilde[parent] += ws.M_tilde[i].transferred(ws.E[i], ws.ell[i]);
+    }
+  }
+}
+
 template <typename S>
 void composite_body_masses(const Model<S>& model, Workspace<S>& ws) {
-  const int n = model.dof();
-  if (n > 0) ws.M_tilde[n - 1] = model.joint(n - 1).M;
-  for (int i = n - 2; i >= 0; --i) {
-    BodyInertia<S> M_tilde = ws.M_tilde[i + 1].transferred(ws.E[i + 1], ws.ell[i + 1]);
-    M_tilde += model.joint(i).M;
-    ws.M_tilde[i] = M_tilde;
-  }
+  composite_body_masses(model, ws, ChainTopology{});
 }
 
 // Wrenches [n; f] kept component by component, entry i of each row for joint i, all carried
@@ -143,15 +166,47 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
   symmetric_from_projections(W, ws.p_O, ws.gim);  // Eq. (24)
 }
 
+// Eq. (24) on a tree: i_ij = p_j^T B_ij^T M~_i p_i for every joint j on the path from the base
+// to i, B_ij^T the transfers along that path (B_{k,lambda(k)}^T, one per joint, Eq. 14); for the
+// other pairs I_ij = 0, no link being moved by both joints. The wrench M~_i p_i is carried from
+// i towards the base, projected on each joint it passes: O(n d) entries, one transfer each.
+// Column j below the diagonal is then non-zero only on the subtree of j, rows j ..
+// subtree_end(j) - 1 (docs/trees.md), and the rows after it are set to zero at every call (with
+// the mirror, the same O(n^2) stores as the chain's mirror), so that no stale entry survives.
+template <typename S>
+void gim_on_tree(const Model<S>& model, Workspace<S>& ws) {
+  const int n = model.dof();
+  size_square(ws.gim, n);
+  composite_body_masses(model, ws, TreeTopology{model.parents().data()});
+  for (int i = 0; i < n; ++i) {
+    const Vec6<S>& p = model.joint(i).p;
+    const Vec6<S> w = ws.M_tilde[i].times_joint_vector(p);  // M~_i p_i
+    ws.gim(i, i) = joint_vector_dot(p, w);
+    Vec3<S> n_i = angular(w), f_i = linear(w);
+    for (int k = i, j = model.parent(i); j >= 0; k = j, j = model.parent(j)) {
+      transfer_wrench(ws.E[k], ws.ell[k], n_i, f_i);  // B_{k,j}^T, j = lambda(k)
+      ws.gim(i, j) = joint_force(model.joint(j).p, n_i, f_i);
+    }
+    ws.gim.col(i).tail(n - model.subtree_end(i)).setZero();
+  }
+  ws.gim.template triangularView<Eigen::StrictlyUpper>() = ws.gim.transpose();
+}
+
 // The GIM I(q) of Eq. (20). Up to kShortChain joints the wrench transfers are cheaper; beyond,
 // the base-frame form (measured crossover on this project's machine: about 14 joints with
-// clang++ 14, 20 with g++ 12).
+// clang++ 14, 20 with g++ 12). A tree takes the wrench transfers at every size (gim_on_tree):
+// the base-frame form wins by its cheap entries when there are n^2 of them to fill, and its
+// kernel (symmetric_from_projections) fills them all, where a tree has O(n d) entries on its
+// paths and zeros elsewhere, and its per-joint set-up (each link's mass moved to the base
+// origin) then dominates.
 constexpr int kShortChain = 18;
 
 template <typename S>
 const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
-  if (model.dof() <= kShortChain) {
+  if (!model.is_chain()) {
+    gim_on_tree(model, ws);
+  } else if (model.dof() <= kShortChain) {
     gim_by_wrench_transfers(model, ws);
   } else {
     gim_in_base_frame(model, ws);
@@ -177,20 +232,60 @@ void solve_with_gim_factor(const Workspace<S>& ws, Vector&& x) {
   ws.gim_factor.transpose().template triangularView<Eigen::Upper>().solveInPlace(x);
 }
 
+// I factored as the cholesky route factors it: I = L L^T on a chain (factor_generalized_inertia),
+// I = L^T L with the parent array on a tree (Featherstone 2008, Table 6.3;
+// kernels/tree_cholesky.hpp), which keeps L as sparse as I: O(n d^2), not O(n^3). L into the
+// lower triangle of ws.gim_factor either way; false (and ws.gim_factored false) unless I is
+// positive definite.
+template <typename S>
+bool factor_inertia_for(const Model<S>& model, Workspace<S>& ws) {
+  if (model.is_chain()) return factor_generalized_inertia(ws);
+  ws.gim_factor = ws.gim;  // sized like I at the first call
+  return ws.gim_factored = tree_ltl_in_place(ws.gim_factor, model.parents().data());
+}
+
+// x <- I^-1 x with the factor of factor_inertia_for (Table 6.4 on a tree: O(n d)).
+template <typename S, typename Vector>
+void solve_with_inertia_factor(const Model<S>& model, const Workspace<S>& ws, Vector&& x) {
+  if (model.is_chain()) {
+    solve_with_gim_factor(ws, x);
+  } else {
+    tree_ltl_solve(ws.gim_factor, model.parents().data(), x);
+  }
+}
+
+// qdd = I^-1 phi, Eq. (33), from ws.gim and ws.phi through the factor of factor_inertia_for.
+// Returns ws.qdd; NaN if I is not positive definite (ws.gim_factored is then false).
+template <typename S>
+const VecX<S>& accelerations_from_inertia(const Model<S>& model, Workspace<S>& ws) {
+  if (!factor_inertia_for(model, ws)) {
+    ws.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.qdd;
+  }
+  ws.qdd = ws.phi;
+  solve_with_inertia_factor(model, ws, ws.qdd);
+  return ws.qdd;
+}
+
 // I^-1 = L^-T L^-1 through the Cholesky factor I = L L^T (I is symmetric positive definite):
 // X = L^-1 column by column (L x = e_k involves only the trailing block of L), then the lower
 // triangle of X^T X, each column one triangular matrix-vector product, mirrored. Triangular
 // solves with I as the right-hand side would take their blocks from the heap on long chains.
 // Column j of X^T X needs only the columns of X from j on, so it replaces column j of X in
 // place. NaN if I is not positive definite (ws.gim_factored is then false); L stays in
-// ws.gim_factor either way.
+// ws.gim_factor either way. On a tree, I = L^T L with the parent array and I^-1 = L^-1 L^-T
+// (tree_ltl_inverse): O(n^2 d) where the chain's form is O(n^3).
 template <typename S>
 const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q) {
   generalized_inertia(model, ws, q);
   size_square(ws.gim_inverse, model.dof());
-  if (!factor_generalized_inertia(ws)) {
+  if (!factor_inertia_for(model, ws)) {
     ws.gim_inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.gim_inverse;
+  }
+  if (!model.is_chain()) {
+    tree_ltl_inverse(ws.gim_factor, model.parents().data(), ws.gim_column, ws.gim_inverse);
     return ws.gim_inverse;
   }
   const Eigen::Index n = ws.gim.rows();

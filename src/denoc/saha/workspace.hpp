@@ -71,6 +71,10 @@ struct Workspace : KinematicsWorkspace<S> {
   std::vector<Mat6<S>> children_mass;
   std::vector<Vec6<S>> children_wrench;  // sum over children c of B_ci^T zeta_c + psi_ic tau^_c
   std::vector<Vec6<S>> joint_twist;      // mu_i of Eq. (37), read by the children of i
+  // Trees: what a joint leaves for its children where a chain carries it in registers, sized at
+  // first use on a tree only. C (convective_inertia.hpp): per link R_j (by columns), C_j, and
+  // its twist [w; v_O] at the base origin, all in the base frame.
+  Eigen::Matrix<S, 18, Eigen::Dynamic> tree_link_frames;
 };
 
 // A matrix of a fixed number of rows and one column per joint, sized at first use (as
