@@ -290,6 +290,12 @@ TEST(TreeInput, DescribeShowsParents) {
                           "5 z_right_shoulder", "0 base"}) {
     EXPECT_NE(text.find(row), std::string::npos) << row << "\n" << text;
   }
+  // The head, placed from the torso through the fixed m_mount (turned 0.2 rad about z): its axis
+  // x turned by 0.2 rad, through (0, 0, 0.1 + 0.5 + 0.1), mass centre 0.08 above.
+  EXPECT_NE(text.find("revolute   [0.980067, 0.198669, 0]        [0, 0, 0.7]                    2 "
+                      "         [0, 0, 0.78]"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("Khalil-Kleinfinger"), std::string::npos) << text;
   std::ostringstream yaml_out;
   denoc::describe_robot(yaml_out, denoc::parse_robot_file(kTwoArms, "two_arms.yaml"));
