@@ -475,15 +475,8 @@ TEST_F(RfdsimCli, UrdfRobotFileWithTip) {
 }
 
 // The robot library: every file in robots/ (YAML and URDF) loads and runs a few samples through
-// both apps (ridim's every quantity on a trajectory CSV, rfdsim a short free fall). A file that
-// does not load fails here.
-// A route not yet extended to trees refuses them by name (dynamics.hpp, chain_only): the shipped
-// trees (robots/solo12.urdf, baxter.urdf) run every quantity that their routes compute.
-bool refused_on_a_tree(const denoc::RobotFile& robot, const Result& r) {
-  return !robot.model.is_chain() && r.status != 0 &&
-         r.err.find("for serial chains only, and the robot is a tree") != std::string::npos;
-}
-
+// both apps (ridim's every quantity on a trajectory CSV, rfdsim a short free fall), the trees
+// (robots/solo12.urdf, baxter.urdf) as the chains. A file that does not load fails here.
 TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(DENOC_ROBOTS_DIR)) {
@@ -508,7 +501,6 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
     for (const char* quantity :
          {"torques", "mass-matrix", "inverse-mass-matrix", "bias", "gravity"}) {
       const Result r = ridim("'" + path + "' traj.csv --quantity " + quantity);
-      if (refused_on_a_tree(robot, r)) continue;
       ASSERT_EQ(r.status, 0) << quantity << ": " << r.err;
       const std::vector<std::string> lines = lines_of(r.out);
       ASSERT_EQ(lines.size(), 4u) << quantity;
@@ -518,7 +510,6 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
       }
     }
     const Result sim = rfdsim("'" + path + "' --free-fall --t-end 0.05 --dt 0.01");
-    if (refused_on_a_tree(robot, sim)) continue;
     ASSERT_EQ(sim.status, 0) << sim.err;
     const auto rows = rows_of(sim.out);
     ASSERT_EQ(rows.size(), 6u);
