@@ -5,7 +5,9 @@
 // L_ij non-zero only where H_ij is, so the factor is as sparse as H and costs O(n d^2), d the
 // depth of the tree, where a dense factorisation costs O(n^3). L is kept in the lower triangle
 // of an n x n matrix (row i holds joint i and its ancestors), the parents as the model numbers
-// them (0-based, parents[i] < i, -1 for the base). Nothing is allocated.
+// them (0-based, parents[i] < i, -1 for the base). Nothing is allocated. The three entry points
+// are never inlined: their callers also run the chain's dense route, which is to compile as it
+// did without them.
 #pragma once
 
 #include <cmath>
@@ -20,7 +22,7 @@ namespace denoc {
 // H's lower triangle is read; false unless H is positive definite (a pivot that is not > 0,
 // NaN included), L then partly formed.
 template <typename S>
-bool tree_ltl_in_place(MatX<S>& H, const int* parents) {
+[[gnu::noinline]] bool tree_ltl_in_place(MatX<S>& H, const int* parents) {
   using std::sqrt;  // and the counting scalar's (count/counted.hpp)
   for (int k = static_cast<int>(H.rows()) - 1; k >= 0; --k) {
     const S pivot = H(k, k);
@@ -64,7 +66,7 @@ void tree_solve_lower(const MatX<S>& L, const int* parents, Vector& x) {
 
 // x <- H^-1 x = L^-1 L^-T x with the factor of tree_ltl_in_place: O(n d).
 template <typename S, typename Vector>
-void tree_ltl_solve(const MatX<S>& L, const int* parents, Vector&& x) {
+[[gnu::noinline]] void tree_ltl_solve(const MatX<S>& L, const int* parents, Vector&& x) {
   tree_solve_transposed(L, parents, x);
   tree_solve_lower(L, parents, x);
 }
@@ -90,7 +92,8 @@ int tree_inverse_column(const MatX<S>& L, const int* parents, int k, Vector& x) 
 // then mirrored. O(n d^2) for the columns and sum_k m_k^2 / 2 <= n^2 d / 2 for the blocks.
 // `column` holds n entries of scratch; `inverse` must be n x n.
 template <typename S>
-void tree_ltl_inverse(const MatX<S>& L, const int* parents, VecX<S>& column, MatX<S>& inverse) {
+[[gnu::noinline]] void tree_ltl_inverse(const MatX<S>& L, const int* parents, VecX<S>& column,
+                                        MatX<S>& inverse) {
   inverse.setZero();
   for (int k = 0; k < L.rows(); ++k) {
     const int m = tree_inverse_column(L, parents, k, column);

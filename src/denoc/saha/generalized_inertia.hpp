@@ -173,8 +173,10 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
 // Column j below the diagonal is then non-zero only on the subtree of j, rows j ..
 // subtree_end(j) - 1 (docs/trees.md), and the rows after it are set to zero at every call (with
 // the mirror, the same O(n^2) stores as the chain's mirror), so that no stale entry survives.
+// Never inlined, so that generalized_inertia's chain forms, whose speed hangs on what g++
+// inlines into them, compile as they did without it.
 template <typename S>
-void gim_on_tree(const Model<S>& model, Workspace<S>& ws) {
+[[gnu::noinline]] void gim_on_tree(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
   size_square(ws.gim, n);
   composite_body_masses(model, ws, TreeTopology{model.parents().data()});
@@ -232,38 +234,50 @@ void solve_with_gim_factor(const Workspace<S>& ws, Vector&& x) {
   ws.gim_factor.transpose().template triangularView<Eigen::Upper>().solveInPlace(x);
 }
 
-// I factored as the cholesky route factors it: I = L L^T on a chain (factor_generalized_inertia),
-// I = L^T L with the parent array on a tree (Featherstone 2008, Table 6.3;
+// On a tree, I = L^T L with the parent array (Featherstone 2008, Table 6.3;
 // kernels/tree_cholesky.hpp), which keeps L as sparse as I: O(n d^2), not O(n^3). L into the
-// lower triangle of ws.gim_factor either way; false (and ws.gim_factored false) unless I is
-// positive definite.
+// lower triangle of ws.gim_factor; false (and ws.gim_factored false) unless I is positive
+// definite.
 template <typename S>
-bool factor_inertia_for(const Model<S>& model, Workspace<S>& ws) {
-  if (model.is_chain()) return factor_generalized_inertia(ws);
+bool factor_tree_inertia(const Model<S>& model, Workspace<S>& ws) {
   ws.gim_factor = ws.gim;  // sized like I at the first call
   return ws.gim_factored = tree_ltl_in_place(ws.gim_factor, model.parents().data());
 }
 
-// x <- I^-1 x with the factor of factor_inertia_for (Table 6.4 on a tree: O(n d)).
-template <typename S, typename Vector>
-void solve_with_inertia_factor(const Model<S>& model, const Workspace<S>& ws, Vector&& x) {
-  if (model.is_chain()) {
-    solve_with_gim_factor(ws, x);
-  } else {
-    tree_ltl_solve(ws.gim_factor, model.parents().data(), x);
-  }
+// I factored as the cholesky route factors it: I = L L^T on a chain (factor_generalized_inertia),
+// I = L^T L on a tree (factor_tree_inertia).
+template <typename S>
+bool factor_inertia_for(const Model<S>& model, Workspace<S>& ws) {
+  if (model.is_chain()) return factor_generalized_inertia(ws);
+  return factor_tree_inertia(model, ws);
 }
 
-// qdd = I^-1 phi, Eq. (33), from ws.gim and ws.phi through the factor of factor_inertia_for.
-// Returns ws.qdd; NaN if I is not positive definite (ws.gim_factored is then false).
+// qdd = I^-1 phi on a tree, from ws.gim and ws.phi through I = L^T L (Table 6.4: O(n d) once
+// factored). Never inlined, so that the chain's code in accelerations_from_inertia is compiled
+// as it was without it (inlined, it made the chain's route slower by a tenth with g++).
 template <typename S>
-const VecX<S>& accelerations_from_inertia(const Model<S>& model, Workspace<S>& ws) {
-  if (!factor_inertia_for(model, ws)) {
+[[gnu::noinline]] const VecX<S>& accelerations_on_tree(const Model<S>& model, Workspace<S>& ws) {
+  if (!factor_tree_inertia(model, ws)) {
     ws.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
     return ws.qdd;
   }
   ws.qdd = ws.phi;
-  solve_with_inertia_factor(model, ws, ws.qdd);
+  tree_ltl_solve(ws.gim_factor, model.parents().data(), ws.qdd);
+  return ws.qdd;
+}
+
+// qdd = I^-1 phi, Eq. (33), from ws.gim and ws.phi: I = L L^T on a chain, the sparse
+// I = L^T L on a tree (accelerations_on_tree). Returns ws.qdd; NaN if I is not positive definite
+// (ws.gim_factored is then false).
+template <typename S>
+const VecX<S>& accelerations_from_inertia(const Model<S>& model, Workspace<S>& ws) {
+  if (!model.is_chain()) return accelerations_on_tree(model, ws);
+  if (!factor_generalized_inertia(ws)) {
+    ws.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.qdd;
+  }
+  ws.qdd = ws.phi;
+  solve_with_gim_factor(ws, ws.qdd);
   return ws.qdd;
 }
 
