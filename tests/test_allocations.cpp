@@ -243,6 +243,17 @@ void expect_no_allocation_on_tree(int n) {
   EXPECT_EQ(allocations_after_first(
                 [&] { sink += denoc::forward_dynamics_gibbs_appell(model, ga, q, qd, qdd)[0]; }),
             0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::inverse_generalized_inertia(model, ws, q)(0, 0); }),
+            0);
+  EXPECT_EQ(allocations_after_first(
+                [&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, q)[0]; }),
+            0);
+  EXPECT_EQ(
+      allocations_after_first([&] { sink += denoc::convective_inertia(model, ws, q, qd)(0, 0); }),
+      0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
 
@@ -443,7 +454,7 @@ TEST(Allocations, NoneInAnyAlgorithmFloat) {
 }
 
 TEST(Allocations, NoneOnTrees) {
-  for (int n : {1, 7, 40, 200}) {
+  for (int n : {1, 7, 8, 40, 200}) {
     expect_no_allocation_on_tree<double>(n);
     expect_no_allocation_on_tree<float>(n);
     expect_no_allocation_on_tree<denoc::Counted>(n);
@@ -452,42 +463,6 @@ TEST(Allocations, NoneOnTrees) {
 
 // The counting scalar (--count-operations) runs the same routes, with the reference kernels
 // (the column Cholesky at every order, the entry-by-entry inertia matrix): none allocates either.
-// A tree (docs/trees.md): the chain's links with a second branch from link 3 and a third from
-// the base, so that the inertia matrix, the sparse L^T L of the cholesky route and C run their
-// tree code.
-template <typename S>
-void expect_no_allocation_on_tree(int n) {
-  std::vector<denoc::LinkSpec<S>> links = chain<S>(n).links();
-  links[static_cast<std::size_t>(n / 2)].parent = 2;
-  links[static_cast<std::size_t>(n - 2)].parent = denoc::LinkSpec<S>::kBase;
-  const denoc::Model<S> model(links);
-  ASSERT_FALSE(model.is_chain());
-  denoc::Workspace<S> ws(model);
-  const denoc::VecX<S> q = denoc::VecX<S>::LinSpaced(n, S(-1), S(1));
-  const denoc::VecX<S> qd = denoc::VecX<S>::LinSpaced(n, S(0.5), S(-0.3));
-  S sink = 0;
-  EXPECT_EQ(
-      allocations_after_first([&] { sink += denoc::generalized_inertia(model, ws, q)(0, 0); }), 0);
-  EXPECT_EQ(allocations_after_first(
-                [&] { sink += denoc::inverse_generalized_inertia(model, ws, q)(0, 0); }),
-            0);
-  EXPECT_EQ(allocations_after_first(
-                [&] { sink += denoc::forward_dynamics_cholesky(model, ws, q, qd, q)[0]; }),
-            0);
-  EXPECT_EQ(
-      allocations_after_first([&] { sink += denoc::convective_inertia(model, ws, q, qd)(0, 0); }),
-      0);
-  EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
-}
-
-TEST(Allocations, NoneOnTrees) {
-  for (int n : {8, 40, 200}) {
-    expect_no_allocation_on_tree<double>(n);
-    expect_no_allocation_on_tree<float>(n);
-    expect_no_allocation_on_tree<denoc::Counted>(n);
-  }
-}
-
 TEST(Allocations, NoneInAnyAlgorithmCounted) {
   for (int n : {1, 6, 40, 200})
     expect_no_allocation<denoc::Counted>(n);
