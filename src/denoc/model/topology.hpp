@@ -24,11 +24,20 @@ struct TreeTopology {
   int parent(int i) const { return parents[i]; }
 };
 
-// f(ChainTopology{}) for a chain, else f(TreeTopology{...}); both must return the same type.
+// f(topology) in a function of its own: the tree's code is not inlined into its caller, whose
+// chain code g++ would otherwise inline less (measured: the chain's U D U^T forward dynamics 25%
+// slower with both in one function).
+template <typename F>
+[[gnu::noinline]] decltype(auto) call_on_tree(F& f, TreeTopology topology) {
+  return f(topology);
+}
+
+// f(ChainTopology{}) for a chain, inlined, else f(TreeTopology{...}) out of line; both must
+// return the same type.
 template <typename S, typename F>
 decltype(auto) with_topology(const Model<S>& model, F&& f) {
-  if (model.is_chain()) return std::forward<F>(f)(ChainTopology{});
-  return std::forward<F>(f)(TreeTopology{model.parents().data()});
+  if (model.is_chain()) return f(ChainTopology{});
+  return call_on_tree(f, TreeTopology{model.parents().data()});
 }
 
 // Refuses a tree in an algorithm that serves chains only (std::invalid_argument, naming it).
