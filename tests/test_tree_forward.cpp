@@ -226,17 +226,9 @@ TEST(Drives, RotorInertiaOnATreeThroughUduAndGibbsAppell) {
 // Two arms on one fixed base do not interact: the tree's accelerations are each arm's alone.
 TEST(UduForwardDynamics, TwoArmsOnAFixedBaseAreEachArmAlone) {
   TreeGenerator gen(5);
-  std::vector<LinkSpec<double>> left, right;
-  for (int i = 0; i < 4; ++i)
-    left.push_back(gen.link(i - 1));
-  for (int i = 0; i < 3; ++i)
-    right.push_back(gen.link(i - 1));
-  std::vector<LinkSpec<double>> both = left;
-  for (LinkSpec<double> l : right) {
-    l.parent = l.parent < 0 ? -1 : l.parent + 4;
-    both.push_back(l);
-  }
-  const Model<double> tree = gen.model(both), a = gen.model(left), b = gen.model(right);
+  const TreeGenerator::TwoArms arms = gen.two_arms(4, 3);
+  const Model<double> tree = gen.model(arms.both), a = gen.model(arms.left),
+                      b = gen.model(arms.right);
   ASSERT_FALSE(tree.is_chain());
   denoc::Workspace<double> ws_tree(tree), ws_a(a), ws_b(b);
   denoc::GibbsAppellWorkspace<double> ga_tree(tree), ga_a(a);

@@ -133,17 +133,9 @@ TEST(TreeInertia, TorquesAreInertiaTimesAccelerationsPlusBias) {
 // Two arms on one fixed base: I is block-diagonal, each block the arm's alone (the chain's code).
 TEST(TreeInertia, TwoArmsOnAFixedBaseAreEachArmAlone) {
   TreeGenerator gen(5);
-  std::vector<LinkSpec<double>> left, right;
-  for (int i = 0; i < 5; ++i)
-    left.push_back(gen.link(i - 1));
-  for (int i = 0; i < 4; ++i)
-    right.push_back(gen.link(i - 1));
-  std::vector<LinkSpec<double>> both = left;
-  for (LinkSpec<double> l : right) {
-    l.parent = l.parent < 0 ? -1 : l.parent + 5;
-    both.push_back(l);
-  }
-  const Model<double> tree = gen.model(both), a = gen.model(left), b = gen.model(right);
+  const TreeGenerator::TwoArms arms = gen.two_arms(5, 4);
+  const Model<double> tree = gen.model(arms.both), a = gen.model(arms.left),
+                      b = gen.model(arms.right);
   ASSERT_FALSE(tree.is_chain());
   Workspace<double> ws(tree), ws_a(a), ws_b(b);
   const VecX q = gen.positions(tree), qd = gen.vector(9, 2.0), tau = gen.vector(9, 3.0);
@@ -253,8 +245,7 @@ TEST(TreeCholesky, NotPositiveDefiniteGivesNaNAsTheDenseRoute) {
   }
 }
 
-// The route dispatch: denoc, cholesky and coriolis take trees; udu, gibbs-appell and fixman
-// still refuse them by name.
+// The route dispatch: every route but Fixman's takes trees, and they agree with the reference.
 TEST(TreeCholesky, RoutesTakeTreesWhereExtended) {
   TreeGenerator gen(38);
   const Model<double> model = gen.model(gen.tree({3, 4, 40}));
@@ -269,9 +260,12 @@ TEST(TreeCholesky, RoutesTakeTreesWhereExtended) {
   EXPECT_LT(relative_error(denoc::forward_dynamics(Route::cholesky, d, q, qd, qd), expected),
             1e-10);
   EXPECT_NO_THROW(denoc::convective_inertia(Route::denoc, d, q, qd));
-  EXPECT_THROW(denoc::forward_dynamics(Route::udu, d, q, qd, qd), std::invalid_argument);
-  EXPECT_THROW(denoc::inverse_inertia(Route::udu, d, q), std::invalid_argument);
-  EXPECT_THROW(denoc::generalized_inertia(Route::gibbs_appell, d, q), std::invalid_argument);
+  // The other routes that extend to trees agree; Fixman's does not extend, and refuses them.
+  EXPECT_LT(relative_error(denoc::forward_dynamics(Route::udu, d, q, qd, qd), expected), 1e-10);
+  EXPECT_LT(relative_error(denoc::inverse_inertia(Route::udu, d, q), M.inverse()), 1e-10);
+  EXPECT_LT(relative_error(denoc::generalized_inertia(Route::gibbs_appell, d, q), M), 1e-12);
+  EXPECT_THROW(denoc::forward_dynamics(Route::fixman, d, q, qd, qd), std::invalid_argument);
+  EXPECT_THROW(denoc::inverse_inertia(Route::fixman, d, q), std::invalid_argument);
 }
 
 // C qd = h - g: the bias forces less gravity, both from the reference.

@@ -70,6 +70,25 @@ class TreeGenerator {
     }
   }
 
+  // Two random arms of `left` and `right` links side by side on the base: the tree (left's links
+  // first, then right's) and each arm alone, as chains.
+  struct TwoArms {
+    std::vector<denoc::LinkSpec<double>> left, right, both;
+  };
+  TwoArms two_arms(int left, int right) {
+    TwoArms arms;
+    for (int i = 0; i < left; ++i)
+      arms.left.push_back(link(i - 1));
+    for (int i = 0; i < right; ++i)
+      arms.right.push_back(link(i - 1));
+    arms.both = arms.left;
+    for (denoc::LinkSpec<double> l : arms.right) {
+      l.parent = l.parent < 0 ? -1 : l.parent + left;
+      arms.both.push_back(l);
+    }
+    return arms;
+  }
+
   denoc::Model<double> model(const std::vector<denoc::LinkSpec<double>>& links) {
     return denoc::Model<double>(links, denoc::Vec3<double>(1.3, -4.2, -8.1));
   }
