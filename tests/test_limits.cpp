@@ -13,6 +13,18 @@
 #include "denoc/io/robot_file.hpp"
 #include "support/cli_support.hpp"
 
+// Whether this build runs under AddressSanitizer (g++ and clang say so differently).
+#if defined(__SANITIZE_ADDRESS__)
+#define DENOC_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DENOC_TEST_ASAN 1
+#endif
+#endif
+#ifndef DENOC_TEST_ASAN
+#define DENOC_TEST_ASAN 0
+#endif
+
 namespace {
 
 using cli::lines_of;
@@ -221,6 +233,12 @@ TEST_F(Limits, ThousandLinkRobotFileLoadsInLittleMemory) {
   const long short_chain = peak_kib(exe + " short.yaml"), long_chain = peak_kib(exe + " long.yaml");
   std::printf("[memory] ridim peak KiB: %ld (10 links) / %ld (1000 links)\n", short_chain,
               long_chain);
+#if DENOC_TEST_ASAN
+  // Under AddressSanitizer the peak also holds its redzones and its quarantine of freed blocks, so
+  // it grows with everything allocated over the run, not with what is held (measured: 25,364 and
+  // 61,580 KiB); the normal build checks the bound (5,660 and 9,684 KiB).
+  GTEST_SKIP() << "peak RSS under AddressSanitizer measures allocations made, not memory held";
+#endif
   EXPECT_LT(long_chain, 2 * short_chain) << short_chain << " " << long_chain;
 }
 
