@@ -17,25 +17,11 @@ using denoc::LinkSpec;
 using denoc::Model;
 using MatX = denoc::MatX<double>;
 using VecX = denoc::VecX<double>;
+using denoc_test::relative_error;
+using denoc_test::tree_shapes;
 using denoc_test::TreeGenerator;
 using denoc_test::TreeReference;
 using denoc_test::TreeShape;
-
-double relative_error(const VecX& a, const VecX& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
-}
-double relative_error(const MatX& a, const MatX& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
-}
-
-// Branching factors 1 to 4 (1: a chain, through the chain code path), depths 1 to 10.
-std::vector<TreeShape> shapes() {
-  std::vector<TreeShape> s;
-  for (int branching = 1; branching <= 4; ++branching)
-    for (int depth = 1; depth <= 10; ++depth)
-      s.push_back({branching, depth, 40});
-  return s;
-}
 
 std::string where(const TreeShape& shape) {
   return "branching " + std::to_string(shape.branching) + ", depth " + std::to_string(shape.depth);
@@ -88,7 +74,7 @@ void check_udu_forward_dynamics(const Model<double>& model, TreeGenerator& gen, 
 TEST(UduForwardDynamics, RandomTreesSolveTheReferenceEquationsOfMotion) {
   TreeGenerator gen(31);
   Worst fd, id;
-  for (const TreeShape& shape : shapes()) {
+  for (const TreeShape& shape : tree_shapes()) {
     const Model<double> model = gen.model(gen.tree(shape));
     check_udu_forward_dynamics(model, gen, fd, id, where(shape));
   }
@@ -122,7 +108,7 @@ void check_udu_factors(const Model<double>& model, const VecX& q, Worst& worst,
 TEST(UduFactors, RandomTreesFactorTheReferenceMassMatrixOnPathsOnly) {
   TreeGenerator gen(47);
   Worst worst;
-  for (const TreeShape& shape : shapes()) {
+  for (const TreeShape& shape : tree_shapes()) {
     const Model<double> model = gen.model(gen.tree(shape));
     check_udu_factors(model, gen.positions(model), worst, where(shape));
   }
@@ -132,7 +118,7 @@ TEST(UduFactors, RandomTreesFactorTheReferenceMassMatrixOnPathsOnly) {
 TEST(InverseInertiaUdu, RandomTreesInvertTheReferenceMassMatrix) {
   TreeGenerator gen(53);
   Worst worst;
-  for (const TreeShape& shape : shapes()) {
+  for (const TreeShape& shape : tree_shapes()) {
     const Model<double> model = gen.model(gen.tree(shape));
     denoc::Workspace<double> ws(model);
     for (int sample = 0; sample < 2; ++sample) {
@@ -180,7 +166,7 @@ void check_gibbs_appell(const Model<double>& model, TreeGenerator& gen, Worst& i
 TEST(GibbsAppell, RandomTreesAgreeWithTheReference) {
   TreeGenerator gen(61);
   Worst id, D, fd;
-  for (const TreeShape& shape : shapes()) {
+  for (const TreeShape& shape : tree_shapes()) {
     const Model<double> model = gen.model(gen.tree(shape));
     for (int sample = 0; sample < 2; ++sample)
       check_gibbs_appell(model, gen, id, D, fd, where(shape));

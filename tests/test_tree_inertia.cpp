@@ -23,25 +23,14 @@ using denoc::Model;
 using denoc::Workspace;
 using MatX = denoc::MatX<double>;
 using VecX = denoc::VecX<double>;
+using denoc_test::relative_error;
+using denoc_test::tree_shapes;
 using denoc_test::TreeGenerator;
 using denoc_test::TreeReference;
 using denoc_test::TreeShape;
 
 double scale_of(const MatX& m) {
   return std::max(1.0, m.cwiseAbs().maxCoeff());
-}
-double relative_error(const MatX& a, const MatX& b) {
-  return (a - b).cwiseAbs().maxCoeff() / scale_of(b);
-}
-
-// Branching factors 1 to 4 and depths 1 to 10, up to 40 links (so trees beyond the 18 joints
-// where a chain changes forms, kShortChain, come too).
-std::vector<TreeShape> shapes() {
-  std::vector<TreeShape> s;
-  for (int branching = 1; branching <= 4; ++branching)
-    for (int depth = 1; depth <= 10; ++depth)
-      s.push_back({branching, depth, 40});
-  return s;
 }
 
 std::string name(const TreeShape& shape, int n) {
@@ -70,7 +59,7 @@ void expect_zero_off_paths(const Model<double>& model, const MatX& matrix,
 template <typename F>
 void for_random_trees(std::uint32_t seed, int samples, F&& f) {
   TreeGenerator gen(seed);
-  for (const TreeShape& shape : shapes()) {
+  for (const TreeShape& shape : tree_shapes()) {
     const Model<double> model = gen.model(gen.tree(shape));
     Workspace<double> ws(model);
     for (int sample = 0; sample < samples; ++sample) {

@@ -18,22 +18,11 @@ using MatX = denoc::MatX<double>;
 using denoc::Model;
 using Vec3 = denoc::Vec3<double>;
 using VecX = denoc::VecX<double>;
+using denoc_test::relative_error;
+using denoc_test::tree_shapes;
 using denoc_test::TreeGenerator;
 using denoc_test::TreeReference;
 using denoc_test::TreeShape;
-
-double relative_error(const VecX& a, const VecX& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
-}
-
-// Every shape the tests walk: branching factors 1 to 4, depths 1 to 10.
-std::vector<TreeShape> shapes() {
-  std::vector<TreeShape> s;
-  for (int branching = 1; branching <= 4; ++branching)
-    for (int depth = 1; depth <= 10; ++depth)
-      s.push_back({branching, depth, 40});
-  return s;
-}
 
 std::vector<LinkSpec<double>> links_with_parents(const std::vector<int>& parents) {
   TreeGenerator gen(7);
@@ -86,7 +75,7 @@ TEST(Topology, NumberingThatIsNotDepthFirstIsRefused) {
 TEST(InverseDynamics, RandomTreesAgreeWithTheJacobianTransposeReference) {
   TreeGenerator gen(2025);
   double worst = 0;
-  for (const TreeShape& shape : shapes()) {
+  for (const TreeShape& shape : tree_shapes()) {
     const Model<double> model = gen.model(gen.tree(shape));
     denoc::Workspace<double> ws(model);
     for (int sample = 0; sample < 3; ++sample) {

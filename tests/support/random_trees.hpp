@@ -128,6 +128,22 @@ class TreeGenerator {
   std::mt19937 rng_;
 };
 
+// The largest entry of a - b relative to b's largest (at least 1): vectors or matrices.
+template <typename A, typename B>
+double relative_error(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, double(b.cwiseAbs().maxCoeff()));
+}
+
+// Every shape the tree tests walk: branching factors 1 to 4 (1: a chain, through the chain code
+// path), depths 1 to 10, up to 40 links (beyond the 18 joints where a chain changes forms).
+inline std::vector<TreeShape> tree_shapes() {
+  std::vector<TreeShape> s;
+  for (int branching = 1; branching <= 4; ++branching)
+    for (int depth = 1; depth <= 10; ++depth)
+      s.push_back({branching, depth, 40});
+  return s;
+}
+
 // Mass-centre kinematics and the dynamics of a tree, all in the base frame, from the link
 // specifications only (see the top of this file).
 class TreeReference {
