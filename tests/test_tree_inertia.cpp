@@ -1,4 +1,4 @@
-// The inertia matrix, the cholesky route (Featherstone's sparse L^T L with the parent array) and
+// The inertia matrix, the cholesky route (Featherstone's sparse L^T D L with the parent array) and
 // Saha's matrix of convective inertia terms C on random kinematic trees, against the reference of
 // support/random_trees.hpp, which forms M as the kinetic energy's Hessian from each body's
 // velocity and tau by Newton-Euler through J^T, sharing no recursion with the library.
@@ -145,7 +145,8 @@ TEST(TreeInertia, TwoArmsOnAFixedBaseAreEachArmAlone) {
   EXPECT_LT(relative_error(denoc::forward_dynamics_cholesky(tree, ws, q, qd, tau), qdd), 1e-11);
 }
 
-// Featherstone's L^T L: L has entries only on the paths (no fill-in) and L^T L = I.
+// Featherstone's L^T D L: L has entries only on the paths (no fill-in) and L^T D L = I; on a
+// chain the dense I = L L^T.
 TEST(TreeCholesky, FactorIsAsSparseAsTheMatrixAndReproducesIt) {
   double worst = 0;
   for_random_trees(33, 2,
@@ -156,13 +157,45 @@ TEST(TreeCholesky, FactorIsAsSparseAsTheMatrixAndReproducesIt) {
                      EXPECT_TRUE(ws.gim_factored);
                      const MatX L = ws.gim_factor.triangularView<Eigen::Lower>();
                      expect_zero_off_paths(model, L, "L");
-                     // (branching 1 grows chains, which keep the dense I = L L^T)
-                     const double e = relative_error(
-                         model.is_chain() ? MatX(L * L.transpose()) : MatX(L.transpose() * L), I);
+                     MatX product;
+                     if (model.is_chain()) {  // (branching 1 grows chains)
+                       product = L * L.transpose();
+                     } else {
+                       const MatX U = ws.gim_factor.triangularView<Eigen::UnitLower>();
+                       product = U.transpose() * ws.gim_factor.diagonal().asDiagonal() * U;
+                     }
+                     const double e = relative_error(product, I);
                      worst = std::max(worst, e);
                      ASSERT_LT(e, 1e-12);
                    });
-  std::printf("L^T L = I: worst relative error %.3g\n", worst);
+  std::printf("L^T D L = I: worst relative error %.3g\n", worst);
+}
+
+// The factor by dot products (tree_ltdl, the library's) against Table 6.3 in place
+// (tree_ltdl_in_place, the reference): the same L and D, on the paths and off them.
+TEST(TreeCholesky, DotProductFactorIsTheReferenceFactor) {
+  double worst = 0;
+  int trees = 0;
+  for_random_trees(37, 2,
+                   [&](const Model<double>& model, Workspace<double>& ws, const VecX& q,
+                       const VecX&, const TreeReference&, TreeGenerator&) {
+                     const int n = model.dof();
+                     const MatX I = denoc::generalized_inertia(model, ws, q);
+                     MatX reference = I;
+                     ASSERT_TRUE(denoc::tree_ltdl_in_place(reference, model.parents().data()));
+                     MatX LD = MatX::Zero(n, n);
+                     VecX scratch(n);
+                     ASSERT_TRUE(denoc::tree_ltdl(I, LD, scratch, model.parents().data(),
+                                                  model.subtree_ends().data()));
+                     const double e =
+                         relative_error(MatX(LD.triangularView<Eigen::Lower>()),
+                                        MatX(reference.triangularView<Eigen::Lower>()));
+                     worst = std::max(worst, e);
+                     ASSERT_LT(e, 1e-13);
+                     trees += !model.is_chain();
+                   });
+  EXPECT_GT(trees, 0);
+  std::printf("dot-product factor against Table 6.3: worst relative difference %.3g\n", worst);
 }
 
 // qdd of the cholesky route (the library's h and I, the sparse factor) against a dense LLT solve
@@ -206,7 +239,7 @@ TEST(TreeCholesky, SolveIsTheInverseTimesTheVector) {
   const VecX q = gen.positions(model), b = gen.vector(model.dof(), 1.0);
   const MatX inverse = denoc::inverse_generalized_inertia(model, ws, q);
   VecX x = b;
-  denoc::tree_ltl_solve(ws.gim_factor, model.parents().data(), x);
+  denoc::tree_ltdl_solve(ws.gim_factor, model.parents().data(), x);
   EXPECT_LT(relative_error(x, inverse * b), 1e-12);
 }
 

@@ -164,6 +164,7 @@ class Model {
   int parent(int i) const { return parents_[static_cast<std::size_t>(i)]; }
   const std::vector<int>& parents() const { return parents_; }
   int subtree_end(int i) const { return subtree_ends_[static_cast<std::size_t>(i)]; }
+  const std::vector<int>& subtree_ends() const { return subtree_ends_; }
   int depth(int i) const { return depths_[static_cast<std::size_t>(i)]; }
   // Whether joint j lies on the path from the base to joint i (j = i included): then and only then
   // does joint j's motion move link i, and I_ij can differ from 0.

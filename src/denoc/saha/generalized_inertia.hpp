@@ -1,7 +1,7 @@
 // The generalized inertia matrix (GIM) I(q) of Eq. (20) from composite-body masses, Saha (1999)
 // Section 4.1, O(n^2); and its inverse through its Cholesky factor. On a tree (Shah, Saha and
 // Dutt 2013; docs/trees.md) the composite body of joint i is its subtree, I_ij is non-zero only
-// when one of i, j supports the other, and the factor is Featherstone's sparse L^T L
+// when one of i, j supports the other, and the factor is Featherstone's sparse L^T D L
 // (kernels/tree_cholesky.hpp, docs/tree-cholesky.md).
 #pragma once
 
@@ -234,25 +234,26 @@ void solve_with_gim_factor(const Workspace<S>& ws, Vector&& x) {
   ws.gim_factor.transpose().template triangularView<Eigen::Upper>().solveInPlace(x);
 }
 
-// On a tree, I = L^T L with the parent array (Featherstone 2008, Table 6.3;
-// kernels/tree_cholesky.hpp), which keeps L as sparse as I: O(n d^2), not O(n^3). L into the
-// lower triangle of ws.gim_factor; false (and ws.gim_factored false) unless I is positive
-// definite.
+// On a tree, I = L^T D L with the parent array (Featherstone 2008, Table 6.3, by dot products:
+// tree_ltdl in kernels/tree_cholesky.hpp), which keeps L as sparse as I: O(n d^2), not O(n^3).
+// D on the diagonal of ws.gim_factor, the unit L below it on the paths (zeros elsewhere); false
+// (and ws.gim_factored false) unless I is positive definite.
 template <typename S>
 bool factor_tree_inertia(const Model<S>& model, Workspace<S>& ws) {
-  ws.gim_factor = ws.gim;  // sized like I at the first call
-  return ws.gim_factored = tree_ltl_in_place(ws.gim_factor, model.parents().data());
+  size_square(ws.gim_factor, model.dof());
+  return ws.gim_factored = tree_ltdl(ws.gim, ws.gim_factor, ws.gim_column, model.parents().data(),
+                                     model.subtree_ends().data());
 }
 
 // I factored as the cholesky route factors it: I = L L^T on a chain (factor_generalized_inertia),
-// I = L^T L on a tree (factor_tree_inertia).
+// I = L^T D L on a tree (factor_tree_inertia).
 template <typename S>
 bool factor_inertia_for(const Model<S>& model, Workspace<S>& ws) {
   if (model.is_chain()) return factor_generalized_inertia(ws);
   return factor_tree_inertia(model, ws);
 }
 
-// qdd = I^-1 phi on a tree, from ws.gim and ws.phi through I = L^T L (Table 6.4: O(n d) once
+// qdd = I^-1 phi on a tree, from ws.gim and ws.phi through I = L^T D L (Table 6.4: O(n d) once
 // factored). Never inlined, so that the chain's code in accelerations_from_inertia is compiled
 // as it was without it (inlined, it made the chain's route slower by a tenth with g++).
 template <typename S>
@@ -262,12 +263,12 @@ template <typename S>
     return ws.qdd;
   }
   ws.qdd = ws.phi;
-  tree_ltl_solve(ws.gim_factor, model.parents().data(), ws.qdd);
+  tree_ltdl_solve(ws.gim_factor, model.parents().data(), ws.qdd);
   return ws.qdd;
 }
 
 // qdd = I^-1 phi, Eq. (33), from ws.gim and ws.phi: I = L L^T on a chain, the sparse
-// I = L^T L on a tree (accelerations_on_tree). Returns ws.qdd; NaN if I is not positive definite
+// I = L^T D L on a tree (accelerations_on_tree). Returns ws.qdd; NaN if I is not positive definite
 // (ws.gim_factored is then false).
 template <typename S>
 const VecX<S>& accelerations_from_inertia(const Model<S>& model, Workspace<S>& ws) {
@@ -287,8 +288,8 @@ const VecX<S>& accelerations_from_inertia(const Model<S>& model, Workspace<S>& w
 // solves with I as the right-hand side would take their blocks from the heap on long chains.
 // Column j of X^T X needs only the columns of X from j on, so it replaces column j of X in
 // place. NaN if I is not positive definite (ws.gim_factored is then false); L stays in
-// ws.gim_factor either way. On a tree, I = L^T L with the parent array and I^-1 = L^-1 L^-T
-// (tree_ltl_inverse): O(n^2 d) where the chain's form is O(n^3).
+// ws.gim_factor either way. On a tree, I = L^T D L with the parent array and
+// I^-1 = L^-1 D^-1 L^-T (tree_ltdl_inverse): O(n^2 d) where the chain's form is O(n^3).
 template <typename S>
 const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q) {
@@ -299,7 +300,7 @@ const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& 
     return ws.gim_inverse;
   }
   if (!model.is_chain()) {
-    tree_ltl_inverse(ws.gim_factor, model.parents().data(), ws.gim_column, ws.gim_inverse);
+    tree_ltdl_inverse(ws.gim_factor, model.parents().data(), ws.gim_column, ws.gim_inverse);
     return ws.gim_inverse;
   }
   const Eigen::Index n = ws.gim.rows();
