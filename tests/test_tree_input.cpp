@@ -367,9 +367,9 @@ TEST(TreeInput, ExportRoundTrips) {
                InputError);
 }
 
-// The shipped trees (README, "Robot files"): Solo 12, a quadruped of 12 joints, and Baxter, a
-// dual arm of 19, both from example-robot-data; each loads strict with its parents, and its
-// joint forces agree with TreeReference's Newton-Euler through J^T.
+// The shipped trees (README, "Robot files"): Solo 12, a quadruped of 12 joints, Baxter, a dual
+// arm of 19, and the simple humanoid of 29, all from example-robot-data; each loads strict with
+// its parents, and its joint forces agree with TreeReference's Newton-Euler through J^T.
 TEST(TreeInput, ShippedTreesLoadWithTheirParents) {
   struct Shipped {
     const char* file;
@@ -378,7 +378,8 @@ TEST(TreeInput, ShippedTreesLoadWithTheirParents) {
     std::size_t warnings;
   };
   for (const Shipped& s :
-       {Shipped{"solo12.urdf", 12, {0, 3, 6, 9}, 0}, Shipped{"baxter.urdf", 19, {0, 1, 10}, 1}}) {
+       {Shipped{"solo12.urdf", 12, {0, 3, 6, 9}, 0}, Shipped{"baxter.urdf", 19, {0, 1, 10}, 1},
+        Shipped{"simple_humanoid.urdf", 29, {0, 6, 12}, 0}}) {
     SCOPED_TRACE(s.file);
     const RobotFile robot = denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/" + s.file);
     ASSERT_EQ(robot.dof(), s.joints);
@@ -416,8 +417,8 @@ class TreeInputCli : public cli::CliTest {
 };
 
 TEST_F(TreeInputCli, RidimRunsOnTheShippedTrees) {
-  for (const auto& [file, n] :
-       std::vector<std::pair<std::string, int>>{{"solo12.urdf", 12}, {"baxter.urdf", 19}}) {
+  for (const auto& [file, n] : std::vector<std::pair<std::string, int>>{
+           {"solo12.urdf", 12}, {"baxter.urdf", 19}, {"simple_humanoid.urdf", 29}}) {
     SCOPED_TRACE(file);
     const std::string robot = std::string("'") + DENOC_ROBOTS_DIR + "/" + file + "'";
     std::string csv = "t";
