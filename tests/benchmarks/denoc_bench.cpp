@@ -16,7 +16,7 @@
 //                                             target ratios (see register_pair)
 //   pair/inv/<model>                          the O(n^2) inverse GIM (U D U^T) and the O(n^3) one
 //                                             (Cholesky) timed in turns (register_inverse_pair)
-//   race/<id|gim|fd|fd_chol|inv|coriolis>/<model>
+//   race/<id|gim|fd|fd_chol|inv|coriolis|chol>/<model>
 //                                             the suite (double) and every peer built in
 //                                             (RBDL, Pinocchio LOCAL and WORLD conventions) timed
 //                                             in turns (see register_race); only when a peer is
@@ -24,8 +24,10 @@
 //                                             the suite's O(n^2) inverse GIM against
 //                                             Pinocchio's computeMinverse, the one peer route;
 //                                             coriolis Saha's C against Pinocchio's
-//                                             computeCoriolisMatrix
-//   model: stanford, or n:<n> for the chains of the issue.
+//                                             computeCoriolisMatrix; chol (trees) the sparse
+//                                             factorisation against cholesky::decompose
+//   model: stanford, n:<n> for the benchmark chains, solo12 and simple_humanoid for the trees
+//          (robots/*.urdf, fixed base; the suite and Pinocchio only).
 //
 //   denoc_bench --check also prints the agreement of the suite with the peers built in, and the
 //   check before timing fails (exit 1) when they disagree. Saha's C is not Pinocchio's (the
@@ -82,10 +84,12 @@ using denoc::VecX;
 // Models
 
 struct ModelSpec {
-  std::string name;                  // "stanford" or "n:<n>"
-  std::vector<DhLink<double>> rows;  // standard DH, SI units
+  std::string name;                  // "stanford", "n:<n>", or a tree's name
+  std::vector<DhLink<double>> rows;  // standard DH, SI units (the chains)
+  std::string urdf;                  // the trees: the URDF file the suite and the peer read
   Vec3<double> gravity;
   denoc::Model<double> model;
+  bool tree() const { return !urdf.empty(); }
 };
 
 // The benchmark chains: n revolute joints, standard DH, alternating alpha = -+90 deg,
@@ -122,6 +126,19 @@ ModelSpec stanford_model() {
   ModelSpec spec;
   spec.name = "stanford";
   spec.rows = robot.dh;
+  spec.gravity = robot.model.gravity();
+  spec.model = robot.model;
+  return spec;
+}
+
+// The trees, fixed base, from the shipped URDFs: the quadruped Solo 12 (4 legs of 3 joints) and
+// the simple humanoid (29 joints; the model of Pinocchio's own benchmarks). Timed against
+// Pinocchio reading the same file (peers.hpp); KDL and RBDL take no part.
+ModelSpec tree_model(const std::string& name, const std::string& file) {
+  ModelSpec spec;
+  spec.name = name;
+  spec.urdf = std::string(DENOC_ROBOTS_DIR) + "/" + file;
+  const denoc::RobotFile robot = denoc::load_robot_file(spec.urdf);
   spec.gravity = robot.model.gravity();
   spec.model = robot.model;
   return spec;
@@ -168,7 +185,7 @@ Pool<double> make_pool(const ModelSpec& spec, int entries, std::uint64_t seed) {
   for (int k = 0; k < entries; ++k) {
     VecX<double> q(n), qd(n), qdd(n), tau(n);
     for (int i = 0; i < n; ++i) {
-      const bool revolute = spec.rows[static_cast<std::size_t>(i)].type == JointType::revolute;
+      const bool revolute = spec.model.joint(i).type == JointType::revolute;
       q[i] = revolute ? M_PI * unit(rng) : 0.5 * unit(rng);
       qd[i] = 2 * unit(rng);
       qdd[i] = 5 * unit(rng);
@@ -358,6 +375,7 @@ bool check_agreement(const std::vector<ModelSpec>& specs, bool verbose) {
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   }
   for (const ModelSpec& spec : specs) {
+    if (spec.tree()) continue;  // KDL's chain solvers
     const Pool<double> pool =
         make_pool(spec, 3, 0xC0FFEEu + static_cast<unsigned>(spec.model.dof()));
     KdlContext kdl(spec, pool);
@@ -424,6 +442,13 @@ struct PeerSet {
 
 PeerSet make_peers(const ModelSpec& spec) {
   PeerSet set;
+  if (spec.tree()) {
+    for (bool world : {false, true}) {
+      if (auto p = denoc_bench::make_pinocchio_urdf(spec.urdf, spec.gravity, world))
+        set.peers.push_back(std::move(p));
+    }
+    return set;
+  }
   std::vector<denoc_bench::PeerLink> rows;
   for (const DhLink<double>& r : spec.rows) {
     denoc_bench::PeerLink link;
@@ -449,8 +474,10 @@ PeerSet make_peers(const ModelSpec& spec) {
 
 // The suite against every peer on 3 random states per model: torques, the inertia matrix (the
 // full symmetric one), and both forward dynamics in torque space (max|M (qdd_suite - qdd_peer)|
-// / max|tau - h|), against the suite's U D U^T (fd) and Cholesky (fd_chol) routes. Returns false
-// when any differs by more than kTolerance (relative).
+// / max|tau - h|), against the suite's U D U^T (fd) and Cholesky (fd_chol) routes, and on the
+// trees the sparse factor of M = L^T D L (the suite's tree_ltdl against the peer's U D U^T,
+// which is the same factor with L = U^T). Returns false when any differs by more than kTolerance
+// (relative).
 bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>& sets,
                  bool verbose) {
   bool all_ok = true, header = false;
@@ -462,8 +489,8 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
             "\nAgreement of the suite with the peers compiled in (%s%s%s), 3 random states per "
             "model. Relative, as above; accelerations in torque space. Must be <= %.0e.\n\n"
             "| model | peer | tau: ID vs RNEA | M vs CRBA | M dqdd: udu vs ABA | M dqdd: cholesky "
-            "vs peer's LLT | M^-1: udu vs peer's (<= 1e-10) "
-            "|\n|---|---|---:|---:|---:|---:|---:|\n",
+            "vs peer's | M^-1: udu vs peer's (<= 1e-10) | sparse L, D vs peer's U D U^T "
+            "|\n|---|---|---:|---:|---:|---:|---:|---:|\n",
             denoc_bench::rbdl_version().c_str(),
             denoc_bench::rbdl_version().empty() || denoc_bench::pinocchio_version().empty() ? ""
                                                                                             : ", ",
@@ -473,8 +500,8 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
       const Pool<double> pool =
           make_pool(spec, 3, 0xBEEFu + static_cast<unsigned>(spec.model.dof()));
       denoc::Workspace<double> ws(spec.model);
-      Agreement tau, mass, res_fd, res_chol, inverse;
-      const bool has_inverse = peer->has_minv();
+      Agreement tau, mass, res_fd, res_chol, inverse, factor;
+      const bool has_inverse = peer->has_minv(), has_factor = peer->has_sparse_factor();
       for (std::size_t k = 0; k < pool.size(); ++k) {
         const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
         tau.add(denoc::inverse_dynamics(spec.model, ws, q, qd, qdd), peer->id(q, qd, qdd));
@@ -488,16 +515,26 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
         res_chol.add_difference(M * (a_chol - peer->fd_chol(q, qd, t)), phi_scale);
         if (has_inverse)
           inverse.add(denoc::inverse_inertia_udu(spec.model, ws, q), peer->minv_full(q));
+        if (has_factor) {
+          denoc::generalized_inertia(spec.model, ws, q);
+          denoc::factor_tree_inertia(spec.model, ws);
+          peer->prepare_factor(q);
+          factor.add(ws.gim_factor.triangularView<Eigen::Lower>().toDenseMatrix(),
+                     peer->factor_as_ltdl());
+        }
       }
       const bool ok = tau.rel <= kTolerance && mass.rel <= kTolerance && res_fd.rel <= kTolerance &&
-                      res_chol.rel <= kTolerance && inverse.rel <= kInverseTolerance;
+                      res_chol.rel <= kTolerance && inverse.rel <= kInverseTolerance &&
+                      factor.rel <= kTolerance;
       all_ok = all_ok && ok;
-      char inverse_cell[16] = "—";
+      char inverse_cell[16] = "—", factor_cell[16] = "—";
       if (has_inverse) std::snprintf(inverse_cell, sizeof inverse_cell, "%.1e", inverse.rel);
+      if (has_factor) std::snprintf(factor_cell, sizeof factor_cell, "%.1e", factor.rel);
       if (verbose || !ok)
-        std::fprintf(verbose ? stdout : stderr, "| %s | %s | %.1e | %.1e | %.1e | %.1e | %s |%s\n",
-                     spec.name.c_str(), peer->name().c_str(), tau.rel, mass.rel, res_fd.rel,
-                     res_chol.rel, inverse_cell, ok ? "" : "  <-- MISMATCH");
+        std::fprintf(verbose ? stdout : stderr,
+                     "| %s | %s | %.1e | %.1e | %.1e | %.1e | %s | %s |%s\n", spec.name.c_str(),
+                     peer->name().c_str(), tau.rel, mass.rel, res_fd.rel, res_chol.rel,
+                     inverse_cell, factor_cell, ok ? "" : "  <-- MISMATCH");
     }
   }
   if (verbose && header) std::printf("\npeer agreement: %s\n", all_ok ? "OK" : "FAILED");
@@ -632,7 +669,9 @@ void register_suite(const ModelSpec& spec, const Pool<double>& pool, const char*
   register_benchmark("suite/coriolis" + tail, c, e, n, [](C& x, std::size_t k) -> const MatX<S>& {
     return denoc::convective_inertia(x.model, x.ws, x.pool.q[k], x.pool.qd[k]);
   });
-  // The extended Fixman route (Lee, Wang and Chirikjian 2007): M^-1 b, and the forward dynamics.
+  // The extended Fixman route (Lee, Wang and Chirikjian 2007): M^-1 b, and the forward dynamics;
+  // chains only (it refuses trees).
+  if (spec.tree()) return;
   register_benchmark("suite/fixman_solve" + tail, c, e, n,
                      [](C& x, std::size_t k) -> const VecX<S>& {
                        return denoc::fixman_solve(x.model, x.fx, x.pool.q[k], x.pool.tau[k]);
@@ -838,7 +877,9 @@ void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
 // preempted). Counters: suite_ns and <peer>_ns, the medians over the rounds of ns per call;
 // <peer>_ratio, the median of the per-round peer/suite ratios; best_ratio, the median of the
 // per-round ratios of the fastest peer of that round to the suite (above 1: the suite is faster).
-enum class Quantity { id, gim, fd, fd_chol, inv, coriolis };
+// chol, on the trees: the sparse factorisation of an inertia matrix formed before timing (the
+// suite's tree_ltdl, Pinocchio's cholesky::decompose), the same matrix every call.
+enum class Quantity { id, gim, fd, fd_chol, inv, coriolis, chol };
 
 void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSet& set,
                    Quantity quantity, const char* label) {
@@ -847,6 +888,7 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
     if (quantity == Quantity::id && p->name() == "pinocchio_world") continue;  // one rnea
     if (quantity == Quantity::inv && !p->has_minv()) continue;                 // no inverse
     if (quantity == Quantity::coriolis && !p->has_coriolis()) continue;        // no C
+    if (quantity == Quantity::chol && !p->has_sparse_factor()) continue;       // chains
     peers.push_back(p);
   }
   if (peers.empty()) return;
@@ -857,6 +899,11 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
     SuiteContext<double>& x = *suite;
     const std::size_t entries = x.pool.size();
     std::size_t k = 0;
+    if (quantity == Quantity::chol) {
+      denoc::generalized_inertia(x.model, x.ws, x.pool.q[0]);
+      for (const auto& p : peers)
+        p->prepare_factor(x.pool.q[0]);
+    }
     // contestant 0 is the suite, 1.. the peers
     auto call = [&](std::size_t who) -> const double* {
       const VecX<double>&q = x.pool.q[k], &qd = x.pool.qd[k];
@@ -874,6 +921,9 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
             return denoc::inverse_inertia_udu(x.model, x.ws, q).data();
           case Quantity::coriolis:
             return denoc::convective_inertia(x.model, x.ws, q, qd).data();
+          case Quantity::chol:
+            denoc::factor_tree_inertia(x.model, x.ws);
+            return x.ws.gim_factor.data();
         }
       }
       denoc_bench::Peer& p = *peers[who - 1];
@@ -890,6 +940,8 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
           return p.minv(q);
         case Quantity::coriolis:
           return p.coriolis(q, qd)->data();
+        case Quantity::chol:
+          return p.factor();
       }
       return nullptr;
     };
@@ -946,6 +998,7 @@ void register_races(const ModelSpec& spec, const Pool<double>& pool, const PeerS
   register_race(spec, pool, set, Quantity::fd_chol, "fd_chol");
   register_race(spec, pool, set, Quantity::inv, "inv");
   register_race(spec, pool, set, Quantity::coriolis, "coriolis");
+  register_race(spec, pool, set, Quantity::chol, "chol");
 }
 
 void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
@@ -979,6 +1032,8 @@ std::vector<ModelSpec> suite_models() {
   specs.push_back(stanford_model());
   for (int n : kChainLengths)
     specs.push_back(chain_model(n));
+  specs.push_back(tree_model("solo12", "solo12.urdf"));
+  specs.push_back(tree_model("simple_humanoid", "simple_humanoid.urdf"));
   return specs;
 }
 
@@ -1030,8 +1085,10 @@ int main(int argc, char** argv) {
     register_suite<double>(spec, pool, "double");
     register_suite<float>(spec, pool, "float");
 #ifndef DENOC_BENCH_NO_KDL
-    register_kdl(spec, pool);
-    register_pairs(spec, pool);
+    if (!spec.tree()) {
+      register_kdl(spec, pool);
+      register_pairs(spec, pool);
+    }
 #endif
     register_inverse_pair(spec, pool);
   }

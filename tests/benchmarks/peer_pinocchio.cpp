@@ -1,11 +1,14 @@
 // Pinocchio (stack-of-tasks/pinocchio, 3.x) as a peer of denoc_bench, header-only:
-// rnea, crba, aba, nonLinearEffects and computeCoriolisMatrix instantiated here with the suite's
-// flags; see peers.hpp for the model.
+// rnea, crba, aba, nonLinearEffects, cholesky and computeCoriolisMatrix instantiated here with
+// the suite's flags; its URDF parser compiled from its sources (tests/benchmarks/CMakeLists.txt);
+// see peers.hpp for the models.
 #include <pinocchio/algorithm/aba.hpp>
+#include <pinocchio/algorithm/cholesky.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody/data.hpp>
 #include <pinocchio/multibody/model.hpp>
+#include <pinocchio/parsers/urdf.hpp>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>
@@ -25,25 +28,35 @@ P::SE3 dh_placement(const PeerLink& r) {
   return P::SE3(R, Eigen::Vector3d(r.a * std::cos(r.theta), r.a * std::sin(r.theta), r.b));
 }
 
+// The chain of DH rows as Pinocchio joints and bodies (peers.hpp).
+P::Model model_from_rows(const std::vector<PeerLink>& rows) {
+  P::Model model;
+  P::JointIndex parent = 0;
+  P::SE3 placement = P::SE3::Identity();
+  int i = 0;
+  for (const PeerLink& r : rows) {
+    const std::string name = "joint" + std::to_string(++i);
+    if (r.revolute)
+      parent = model.addJoint(parent, P::JointModelRZ(), placement, name);
+    else
+      parent = model.addJoint(parent, P::JointModelPZ(), placement, name);
+    placement = dh_placement(r);
+    // The inertia about the mass centre, in F_i; placed in the joint's frame by C_i.
+    model.appendBodyToJoint(parent, P::Inertia(r.mass, r.com, r.inertia), placement);
+  }
+  return model;
+}
+
+// sparse: fd_chol by Pinocchio's sparse factorisation (the trees), else by Eigen's dense LLT on
+// crba's upper triangle (the chains, as the suite's chain route).
 class Pinocchio final : public Peer {
  public:
-  Pinocchio(const std::vector<PeerLink>& rows, const Eigen::Vector3d& gravity, bool world)
-      : convention_(world ? P::Convention::WORLD : P::Convention::LOCAL) {
+  Pinocchio(P::Model model, const Eigen::Vector3d& gravity, bool world, bool sparse)
+      : convention_(world ? P::Convention::WORLD : P::Convention::LOCAL),
+        sparse_(sparse),
+        model_(std::move(model)) {
     model_.gravity.linear(gravity);
     model_.gravity.angular().setZero();
-    P::JointIndex parent = 0;
-    P::SE3 placement = P::SE3::Identity();
-    int i = 0;
-    for (const PeerLink& r : rows) {
-      const std::string name = "joint" + std::to_string(++i);
-      if (r.revolute)
-        parent = model_.addJoint(parent, P::JointModelRZ(), placement, name);
-      else
-        parent = model_.addJoint(parent, P::JointModelPZ(), placement, name);
-      placement = dh_placement(r);
-      // The inertia about the mass centre, in F_i; placed in the joint's frame by C_i.
-      model_.appendBodyToJoint(parent, P::Inertia(r.mass, r.com, r.inertia), placement);
-    }
     data_ = std::make_unique<P::Data>(model_);
     const Eigen::Index n = model_.nv;
     zero_ = Eigen::VectorXd::Zero(n);
@@ -68,14 +81,32 @@ class Pinocchio final : public Peer {
                             const Eigen::VectorXd& tau) override {
     return P::aba(model_, *data_, q, qd, tau, convention_);
   }
-  // Bias (nonLinearEffects), crba (upper triangle), Eigen's LLT on the upper triangle.
+  // Bias (nonLinearEffects), crba (upper triangle), then Eigen's LLT on the upper triangle or
+  // (sparse) cholesky::decompose and cholesky::solve.
   const Eigen::VectorXd& fd_chol(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                                  const Eigen::VectorXd& tau) override {
     const Eigen::VectorXd& h = P::nonLinearEffects(model_, *data_, q, qd);
-    llt_.compute(P::crba(model_, *data_, q, convention_));
+    P::crba(model_, *data_, q, convention_);
     qdd_ = tau - h;
-    llt_.solveInPlace(qdd_);
+    if (sparse_) {
+      P::cholesky::decompose(model_, *data_);
+      P::cholesky::solve(model_, *data_, qdd_);
+    } else {
+      llt_.compute(data_->M);
+      llt_.solveInPlace(qdd_);
+    }
     return qdd_;
+  }
+  bool has_sparse_factor() const override { return sparse_; }
+  void prepare_factor(const Eigen::VectorXd& q) override {
+    P::crba(model_, *data_, q, convention_);
+  }
+  const double* factor() override { return P::cholesky::decompose(model_, *data_).data(); }
+  Eigen::MatrixXd factor_as_ltdl() override {
+    P::cholesky::decompose(model_, *data_);
+    Eigen::MatrixXd LD = data_->U.transpose().triangularView<Eigen::StrictlyLower>();
+    LD.diagonal() = data_->D;
+    return LD;
   }
   // computeMinverse (O(n^2), an articulated-body factorisation): the upper triangle of the
   // row-major data.Minv. It has no convention argument: the LOCAL peer alone offers it.
@@ -96,6 +127,7 @@ class Pinocchio final : public Peer {
 
  private:
   P::Convention convention_;
+  bool sparse_;
   P::Model model_;
   std::unique_ptr<P::Data> data_;
   Eigen::VectorXd zero_, qdd_;
@@ -106,7 +138,14 @@ class Pinocchio final : public Peer {
 
 std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>& rows,
                                      const Eigen::Vector3d& gravity, bool convention_world) {
-  return std::make_unique<Pinocchio>(rows, gravity, convention_world);
+  return std::make_unique<Pinocchio>(model_from_rows(rows), gravity, convention_world, false);
+}
+
+std::unique_ptr<Peer> make_pinocchio_urdf(const std::string& path, const Eigen::Vector3d& gravity,
+                                          bool convention_world) {
+  P::Model model;
+  P::urdf::buildModel(path, model);
+  return std::make_unique<Pinocchio>(std::move(model), gravity, convention_world, true);
 }
 
 std::string pinocchio_version() {

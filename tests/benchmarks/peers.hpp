@@ -63,6 +63,14 @@ class Peer {
   // Pinocchio's computeCoriolisMatrix (the Christoffel-symbol form, docs/coriolis.md), which has
   // no convention argument, so the LOCAL peer alone offers it; RBDL has none.
   virtual bool has_coriolis() const { return false; }
+  // On the trees, the sparse factorisation of M, the peer's own (Pinocchio's cholesky::decompose,
+  // M = U D U^T with U unit upper triangular and as sparse as M): prepare_factor forms M at q
+  // once, factor factors it again (what is timed), factor_as_ltdl gives the factor as the suite
+  // keeps its M = L^T D L: D on the diagonal, L = U^T below it (for the agreement check).
+  virtual bool has_sparse_factor() const { return false; }
+  virtual void prepare_factor(const Eigen::VectorXd& q) { (void)q; }
+  virtual const double* factor() { return nullptr; }
+  virtual Eigen::MatrixXd factor_as_ltdl() { return {}; }
   virtual const Eigen::MatrixXd* coriolis(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
     (void)q;
     (void)qd;
@@ -78,6 +86,13 @@ std::unique_ptr<Peer> make_rbdl(const std::vector<PeerLink>& rows, const Eigen::
 std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>& rows,
                                      const Eigen::Vector3d& gravity, bool convention_world);
 constexpr int kPinocchioMaxDof = 400;
+// Pinocchio's model read by its own URDF parser (pinocchio::urdf::buildModel, fixed base, built
+// with Debian's urdfdom), for the trees: the suite reads the same file, and both number the joints
+// depth-first with a link's children in the byte order of their joints' names (docs/urdf.md), so
+// q means the same on both sides. Its fd_chol is Pinocchio's sparse route (cholesky::decompose
+// and cholesky::solve), not a dense LLT.
+std::unique_ptr<Peer> make_pinocchio_urdf(const std::string& path, const Eigen::Vector3d& gravity,
+                                          bool convention_world);
 
 // "RBDL 3.3.1", "Pinocchio 3.7.0", or empty when not built.
 std::string rbdl_version();

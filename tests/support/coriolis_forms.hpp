@@ -48,7 +48,9 @@ inline denoc::MatX<double> christoffel_form(const denoc::Model<double>& model,
 // I_k link k's angular velocity and inertia tensor about C_k and a_j the axis of joint j (0 for a
 // prismatic joint), all in the base frame,
 //   (C - C_ch)_ij = sum_{k >= max(i, j)} a_i^T G_k a_j,
-//   G_k = 1/2 (w_k x I_k + I_k w_k x + (I_k w_k) x).
+//   G_k = 1/2 (w_k x I_k + I_k w_k x + (I_k w_k) x);
+// on a tree the sum is over the links k that both joints i and j move (i and j on the path from
+// the base to k), which on a chain are the k >= max(i, j).
 inline denoc::MatX<double> rotational_difference(const denoc::Model<double>& model,
                                                  const denoc::VecX<double>& q,
                                                  const denoc::VecX<double>& qd) {
@@ -59,7 +61,7 @@ inline denoc::MatX<double> rotational_difference(const denoc::Model<double>& mod
   denoc::Workspace<double> ws(model);
   denoc::tool_pose(model, ws, q);
   denoc::forward_recursion(model, ws, qd, denoc::VecX<double>::Zero(n));
-  Eigen::Matrix<double, 3, Eigen::Dynamic> a(3, n), Ga(3, n);
+  Eigen::Matrix<double, 3, Eigen::Dynamic> a(3, n);
   for (int j = 0; j < n; ++j)
     a.col(j) = ws.R_base[j] * denoc::angular(model.joint(j).p);
   denoc::MatX<double> D = denoc::MatX<double>::Zero(n, n);
@@ -69,8 +71,9 @@ inline denoc::MatX<double> rotational_difference(const denoc::Model<double>& mod
     const Mat3<double> I = R * model.joint(k).M.rotational * R.transpose();
     const Mat3<double> G =
         0.5 * (cross_matrix(w) * I + I * cross_matrix(w) + cross_matrix(Vec3<double>(I * w)));
-    Ga.leftCols(k + 1) = G * a.leftCols(k + 1);
-    D.topLeftCorner(k + 1, k + 1) += a.leftCols(k + 1).transpose() * Ga.leftCols(k + 1);
+    for (int i = k; i >= 0; i = model.parent(i))
+      for (int j = k; j >= 0; j = model.parent(j))
+        D(i, j) += a.col(i).dot(G * a.col(j));
   }
   return D;
 }
