@@ -169,16 +169,17 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
 // Eq. (24) on a tree: i_ij = p_j^T B_ij^T M~_i p_i for every joint j on the path from the base
 // to i, B_ij^T the transfers along that path (B_{k,lambda(k)}^T, one per joint, Eq. 14); for the
 // other pairs I_ij = 0, no link being moved by both joints. The wrench M~_i p_i is carried from
-// i towards the base, projected on each joint it passes: O(n d) entries, one transfer each.
-// Column j below the diagonal is then non-zero only on the subtree of j, rows j ..
-// subtree_end(j) - 1 (docs/trees.md), and the rows after it are set to zero at every call (with
-// the mirror, the same O(n^2) stores as the chain's mirror), so that no stale entry survives.
+// i towards the base, projected on each joint it passes: O(n d) entries, one transfer each, each
+// written with its mirror i_ji. The matrix is zeroed first (n^2 contiguous stores), so that no
+// stale entry survives off the paths; mirroring the whole triangle instead, a strided copy of
+// n^2 / 2 entries, took more time than the entries themselves (the humanoid's 29 joints).
 // Never inlined, so that generalized_inertia's chain forms, whose speed hangs on what g++
 // inlines into them, compile as they did without it.
 template <typename S>
 [[gnu::noinline]] void gim_on_tree(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
   size_square(ws.gim, n);
+  ws.gim.setZero();
   composite_body_masses(model, ws, TreeTopology{model.parents().data()});
   for (int i = 0; i < n; ++i) {
     const Vec6<S>& p = model.joint(i).p;
@@ -187,11 +188,9 @@ template <typename S>
     Vec3<S> n_i = angular(w), f_i = linear(w);
     for (int k = i, j = model.parent(i); j >= 0; k = j, j = model.parent(j)) {
       transfer_wrench(ws.E[k], ws.ell[k], n_i, f_i);  // B_{k,j}^T, j = lambda(k)
-      ws.gim(i, j) = joint_force(model.joint(j).p, n_i, f_i);
+      ws.gim(j, i) = ws.gim(i, j) = joint_force(model.joint(j).p, n_i, f_i);
     }
-    ws.gim.col(i).tail(n - model.subtree_end(i)).setZero();
   }
-  ws.gim.template triangularView<Eigen::StrictlyUpper>() = ws.gim.transpose();
 }
 
 // The GIM I(q) of Eq. (20). Up to kShortChain joints the wrench transfers are cheaper; beyond,
