@@ -476,7 +476,8 @@ TEST_F(RfdsimCli, UrdfRobotFileWithTip) {
 
 // The robot library: every file in robots/ (YAML and URDF) loads and runs a few samples through
 // both apps (ridim's every quantity on a trajectory CSV, rfdsim a short free fall), the trees
-// (robots/solo12.urdf, baxter.urdf, simple_humanoid.urdf) as the chains. A file that does not load fails here.
+// (robots/solo12.urdf, baxter.urdf, simple_humanoid.urdf) as the chains. A file that does not load
+// fails here.
 TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(DENOC_ROBOTS_DIR)) {
