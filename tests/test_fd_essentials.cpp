@@ -12,6 +12,7 @@
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/simulation.hpp"
 #include "support/ascher_arm.hpp"
+#include "support/free_fall.hpp"
 #include "support/random_chains.hpp"
 
 namespace {
@@ -196,33 +197,6 @@ TEST(ForwardDynamicsEssentials, PendulumPeriod) {
   EXPECT_GT(exact, 1.3 * T0);  // the finite-amplitude case really differs
 }
 
-// The largest |E(t) - E(0)| over a 10 s free fall, and the largest |T| + |V| (the scale).
-std::pair<double, double> energy_drift(const Model<double>& model, const VecX<double>& q0,
-                                       double tolerance) {
-  ZeroForces forces;
-  ChainDynamics system(model, Route::udu, forces);
-  Workspace<double> ws(model);
-  IntegratorSettings settings;
-  settings.rtol = settings.atol = tolerance;
-  IntegrationStats stats;
-  const int n = model.dof();
-  State x(2 * static_cast<std::size_t>(n), 0.0);
-  for (int i = 0; i < n; ++i)
-    x[static_cast<std::size_t>(i)] = q0[i];
-  double e0 = 0, drift = 0, scale = 0;
-  integrate(
-      system, x, OutputTimes(10, 0.01), settings,
-      [&](double t, const State& s) {
-        const Eigen::Map<const VecX<double>> q(s.data(), n), qd(s.data() + n, n);
-        const double T = kinetic_energy(model, ws, q, qd), V = potential_energy(model, ws, q);
-        if (t == 0) e0 = T + V;
-        drift = std::max(drift, std::abs(T + V - e0));
-        scale = std::max(scale, std::abs(T) + std::abs(V));
-      },
-      stats);
-  return {drift, scale};
-}
-
 TEST(ForwardDynamicsEssentials, FreeFallConservesEnergy) {
   const RobotFile planar = load_robot_file(DENOC_ROBOTS_DIR "/planar3.yaml");
   std::mt19937 rng(11);
@@ -231,8 +205,10 @@ TEST(ForwardDynamicsEssentials, FreeFallConservesEnergy) {
        {std::pair<const char*, const Model<double>*>{"planar3", &planar.model},
         {"random 7-link", &seven}}) {
     const VecX<double> q0 = VecX<double>::Constant(model->dof(), 0.3);
-    const auto [loose, scale] = energy_drift(*model, q0, 1e-9);
-    const double tight = energy_drift(*model, q0, 1e-12).first;
+    // E(t) = T + V over a 10 s free fall from rest (support/free_fall.hpp).
+    const denoc_test::FreeFall fall = denoc_test::free_fall(*model, Route::udu, q0, 1e-9, 10);
+    const double loose = fall.drift, scale = fall.scale;
+    const double tight = denoc_test::free_fall(*model, Route::udu, q0, 1e-12, 10).drift;
     std::cout << "[simulation] " << name << " energy drift over 10 s: " << loose
               << " J at rtol=atol=1e-9, " << tight << " J at 1e-12 (energies up to " << scale
               << " J)\n";
