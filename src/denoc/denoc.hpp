@@ -2,6 +2,7 @@
 #pragma once
 
 #include "denoc/dynamics.hpp"
+#include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/model/dh.hpp"

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/routes.hpp"
@@ -55,12 +56,23 @@ void chain_only(const Dynamics<S>& d, Route route, const char* what) {
     throw std::invalid_argument("the route " + route_name(route) + " computes " + what +
                                 " for serial chains only, and the robot is a tree");
 }
+// With a floating base (docs/floating-base.md), q has 7 + n entries and the rates 6 + n; the
+// routes that carry the base at their root take it, the others refuse it by name.
+template <typename S>
+void fixed_base_only(const Dynamics<S>& d, Route route, const char* what) {
+  if (d.model().floating())
+    throw std::invalid_argument("the route " + route_name(route) + " computes " + what +
+                                " with a fixed base only, and the robot's base is floating");
+}
 }  // namespace routes_detail
 
 // tau(q, qd, qdd), Saha (1999) Eq. (30) or Mata et al. (2002) Eq. (17), drives' rotors included.
 template <typename S>
 const VecX<S>& inverse_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
+  if (d.model().floating() && route == Route::denoc)
+    return floating_inverse_dynamics(d.model(), d.denoc(), q, qd, qdd);
+  routes_detail::fixed_base_only(d, route, "the inverse dynamics");
   if (route == Route::denoc) return inverse_dynamics(d.model(), d.denoc(), q, qd, qdd);
   if (route == Route::gibbs_appell)
     return gibbs_appell_inverse_dynamics(d.model(), d.gibbs_appell(), q, qd, qdd);
@@ -70,6 +82,9 @@ const VecX<S>& inverse_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q
 // h(q, qd) = tau(q, qd, 0).
 template <typename S>
 const VecX<S>& bias_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q, ConstVectorRef<S> qd) {
+  if (d.model().floating() && route == Route::denoc)
+    return floating_bias_forces(d.model(), d.denoc(), q, qd);
+  routes_detail::fixed_base_only(d, route, "the bias forces");
   if (route == Route::denoc) return bias_forces(d.model(), d.denoc(), q, qd);
   if (route == Route::gibbs_appell) return gibbs_appell_bias(d.model(), d.gibbs_appell(), q, qd);
   routes_detail::not_computed_by(route, "the bias forces");
@@ -78,6 +93,9 @@ const VecX<S>& bias_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q, Con
 // g(q) = tau(q, 0, 0).
 template <typename S>
 const VecX<S>& gravity_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
+  if (d.model().floating() && route == Route::denoc)
+    return floating_gravity_forces(d.model(), d.denoc(), q);
+  routes_detail::fixed_base_only(d, route, "the gravity forces");
   if (route == Route::denoc) return gravity_forces(d.model(), d.denoc(), q);
   if (route == Route::gibbs_appell) return gibbs_appell_gravity(d.model(), d.gibbs_appell(), q);
   routes_detail::not_computed_by(route, "the gravity forces");
@@ -86,6 +104,9 @@ const VecX<S>& gravity_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q) 
 // The generalized inertia matrix I(q): Saha (1999) Eq. (24) or Mata et al. (2002) Eq. (19).
 template <typename S>
 const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
+  if (d.model().floating() && route == Route::denoc)
+    return floating_inertia(d.model(), d.denoc(), q);
+  routes_detail::fixed_base_only(d, route, "the inertia matrix");
   if (route == Route::denoc) return generalized_inertia(d.model(), d.denoc(), q);
   if (route == Route::gibbs_appell) return gibbs_appell_inertia(d.model(), d.gibbs_appell(), q);
   routes_detail::not_computed_by(route, "the inertia matrix");
@@ -95,6 +116,7 @@ const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S
 template <typename S>
 const MatX<S>& convective_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                   ConstVectorRef<S> qd) {
+  routes_detail::fixed_base_only(d, route, "the matrix of convective inertia terms");
   if (route == Route::denoc) return convective_inertia(d.model(), d.denoc(), q, qd);
   routes_detail::not_computed_by(route, "the matrix of convective inertia terms");
 }
@@ -104,12 +126,18 @@ const MatX<S>& convective_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S>
 template <typename S>
 void udu_factors(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
   if (route != Route::udu) routes_detail::not_computed_by(route, "the U D U^T factors");
+  routes_detail::fixed_base_only(d, route, "the U D U^T factors");
   udu_factors(d.model(), d.denoc(), q);
 }
 
 // I(q)^-1; NaN entries when I is not positive definite.
 template <typename S>
 const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
+  if (d.model().floating() && route == Route::udu)
+    return floating_inverse_inertia_udu(d.model(), d.denoc(), q);
+  if (d.model().floating() && route == Route::cholesky)
+    return floating_inverse_inertia_cholesky(d.model(), d.denoc(), q);
+  routes_detail::fixed_base_only(d, route, "the inverse inertia matrix");
   if (route == Route::fixman) routes_detail::chain_only(d, route, "the inverse inertia matrix");
   switch (route) {
     case Route::udu:
@@ -128,6 +156,11 @@ const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q)
 template <typename S>
 const VecX<S>& forward_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
+  if (d.model().floating() && route == Route::udu)
+    return floating_forward_dynamics(d.model(), d.denoc(), q, qd, tau);
+  if (d.model().floating() && route == Route::cholesky)
+    return floating_forward_dynamics_cholesky(d.model(), d.denoc(), q, qd, tau);
+  routes_detail::fixed_base_only(d, route, "the forward dynamics");
   if (route == Route::fixman) routes_detail::chain_only(d, route, "the forward dynamics");
   switch (route) {
     case Route::udu:

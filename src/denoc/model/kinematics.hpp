@@ -27,6 +27,7 @@ void joint_poses(const Model<S>& model, KinematicsWorkspace<S>& ws) {
     ws.o_base[i] = c - R * model.joint(i).d;
   }
   const int n = model.dof();
+  if (n == 0) return;  // a floating body alone: no tool frame to place
   ws.tool_pose.R = ws.R_base[n - 1] * model.tool().R;
   ws.tool_pose.p = ws.o_base[n - 1] + ws.R_base[n - 1] * model.tool().p;
 }

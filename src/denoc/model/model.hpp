@@ -7,6 +7,12 @@
 // i .. subtree_end(i) - 1 (docs/trees.md). A serial chain is the tree with lambda(i) = i - 1, and
 // every algorithm runs its chain case by the code it always had (topology.hpp).
 //
+// With a floating base (docs/floating-base.md) the base frame J_0 itself moves freely: six more
+// coordinates come first, as Pinocchio's free-flyer joint (its position and unit quaternion in q,
+// the velocity of its origin and its angular velocity, both in J_0, in the rates), and the base
+// body's mass properties become part of the dynamics. The joints' recursions are unchanged; the
+// base enters them at the root (floating/).
+//
 // Joint i carries a frame J_i. Its placement relative to J_lambda(i) (J_0 is the base frame) is a
 // constant transform (R_i, o_i) followed by the joint's own motion about or along the z axis of
 // J_i: Rz(q_i) for a revolute joint, Tz(q_i) for a prismatic one. Link i is rigidly attached to
@@ -77,14 +83,17 @@ struct Drive {
   S Tc_neg = 0;  // Coulomb friction for qd < 0 (<= 0), N m
 };
 
-// A rigid body fixed to the tool frame (docs/robot-file.md): mass, mass centre and inertia about
-// it, both in the tool frame. Mass 0: no payload.
+// A rigid body given by its mass, mass centre and inertia about it, in the frame it is fixed to:
+// the payload on the tool frame (docs/robot-file.md; mass 0: no payload), or the free-floating
+// base body in the base frame (docs/floating-base.md).
 template <typename S>
-struct Payload {
+struct RigidBody {
   S mass = 0;
   Vec3<S> com = Vec3<S>::Zero();
   Mat3<S> inertia = Mat3<S>::Zero();
 };
+template <typename S>
+using Payload = RigidBody<S>;
 
 // A frame fixed to a link: link `link`'s J_link (0-based; -1 is the base frame) followed by a
 // constant placement. The tool frame is one (Model::tool_frame); `--frame LINK` names others.
@@ -155,8 +164,26 @@ class Model {
   // folded into the last link's M_n here, once, so that every algorithm carries it without knowing.
   Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity, const Transform<S>& tool,
         const Payload<S>& payload);
+  // The same with a floating base whose body, in the base frame, is `base_body` (gravity is then
+  // in the world frame).
+  Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity, const Transform<S>& tool,
+        const Payload<S>& payload, const RigidBody<S>& base_body);
 
+  // The number of joints n; with a floating base the coordinates number nq() = 7 + n and the
+  // rates nv() = 6 + n (docs/floating-base.md), otherwise both n.
   int dof() const { return static_cast<int>(joints_.size()); }
+  bool floating() const { return floating_; }
+  int nq() const { return floating_ ? dof() + 7 : dof(); }
+  int nv() const { return floating_ ? dof() + 6 : dof(); }
+  // The floating base body as given, and its mass properties about the base origin in the base
+  // frame (the M_0 of the base's Newton-Euler equations).
+  const RigidBody<S>& base_body() const { return base_body_; }
+  const BodyInertia<S>& base_inertia() const { return base_inertia_; }
+  // The parent array and subtree ends of the 6 + n rates with a floating base: the six base rates
+  // as a chain (their block of the inertia matrix is full), every joint on the root below them.
+  // The sparse factorisation of the inertia matrix reads them (docs/floating-base.md).
+  const std::vector<int>& rate_parents() const { return rate_parents_; }
+  const std::vector<int>& rate_subtree_ends() const { return rate_subtree_ends_; }
   const Joint<S>& joint(int i) const { return joints_[static_cast<std::size_t>(i)]; }
   // The topology, all 0-based: parent(i) is lambda(i) - 1 (-1 for the base), the subtree of joint
   // i is i .. subtree_end(i) - 1, depth(i) is the number of joints from the base to i inclusive.
@@ -201,6 +228,10 @@ class Model {
   VecX<S> rotor_inertia_;
   bool has_rotors_ = false;
   bool has_friction_ = false;
+  bool floating_ = false;
+  RigidBody<S> base_body_;
+  BodyInertia<S> base_inertia_;
+  std::vector<int> rate_parents_, rate_subtree_ends_;
 };
 
 // The payload folded into the last link (parallel-axis theorem): mass, mass centre and inertia
@@ -307,6 +338,28 @@ Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity,
 }
 
 template <typename S>
+Model<S>::Model(const std::vector<LinkSpec<S>>& links, const Vec3<S>& gravity,
+                const Transform<S>& tool, const Payload<S>& payload, const RigidBody<S>& base_body)
+    : Model(links, gravity, tool, payload) {
+  floating_ = true;
+  base_body_ = base_body;
+  // About the base origin: the body about its mass centre seen from the point at -com from it.
+  base_inertia_ =
+      BodyInertia<S>::about_mass_centre(base_body.mass, base_body.inertia).shifted(base_body.com);
+  const int n = dof();
+  rate_parents_.resize(static_cast<std::size_t>(n + 6));
+  rate_subtree_ends_.resize(static_cast<std::size_t>(n + 6));
+  for (int k = 0; k < 6; ++k) {
+    rate_parents_[static_cast<std::size_t>(k)] = k - 1;
+    rate_subtree_ends_[static_cast<std::size_t>(k)] = n + 6;
+  }
+  for (int i = 0; i < n; ++i) {
+    rate_parents_[static_cast<std::size_t>(i + 6)] = parent(i) >= 0 ? parent(i) + 6 : 5;
+    rate_subtree_ends_[static_cast<std::size_t>(i + 6)] = subtree_end(i) + 6;
+  }
+}
+
+template <typename S>
 template <typename T>
 Model<T> Model<S>::cast() const {
   std::vector<LinkSpec<T>> links;
@@ -334,7 +387,12 @@ Model<T> Model<S>::cast() const {
   payload.mass = static_cast<T>(payload_.mass);
   payload.com = payload_.com.template cast<T>();
   payload.inertia = payload_.inertia.template cast<T>();
-  return Model<T>(links, gravity_.template cast<T>(), tool, payload);
+  if (!floating_) return Model<T>(links, gravity_.template cast<T>(), tool, payload);
+  RigidBody<T> base;
+  base.mass = static_cast<T>(base_body_.mass);
+  base.com = base_body_.com.template cast<T>();
+  base.inertia = base_body_.inertia.template cast<T>();
+  return Model<T>(links, gravity_.template cast<T>(), tool, payload, base);
 }
 
 }  // namespace denoc

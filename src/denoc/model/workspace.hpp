@@ -27,9 +27,11 @@ struct KinematicsWorkspace {
   std::vector<Vec3<S>> ell;  // from C_{i-1} to C_i, in J_i (-c_{i,i-1} of Saha 1999, Eq. 13)
 
   // Tool pose and geometric Jacobian (kinematics.hpp).
-  std::vector<Mat3<S>> R_base;                   // orientation of J_i in the base frame
-  std::vector<Vec3<S>> o_base;                   // origin of J_i (on joint i's axis), base frame
-  Transform<S> tool_pose;                        // the tool frame in the base frame
+  std::vector<Mat3<S>> R_base;  // orientation of J_i in the base frame
+  std::vector<Vec3<S>> o_base;  // origin of J_i (on joint i's axis), base frame
+  Transform<S> tool_pose;       // the tool frame in the base frame
+  // With a floating base (docs/floating-base.md): the base frame in the world frame.
+  Transform<S> base_pose;
   Eigen::Matrix<S, 6, Eigen::Dynamic> jacobian;  // [v; omega] of the tool frame origin, base frame
 };
 

@@ -13,10 +13,14 @@ S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                  ConstVectorRef<S> qd) {
   update_joint_frames(model, ws, q);
   S energy = 0;
+  // A floating base moves with t_0 (floating/base_motion.hpp): its body's share, and the links'
+  // twists carried from it.
+  const Vec6<S> t_base = model.floating() ? ws.base.t : Vec6<S>::Zero();
+  if (model.floating()) energy += t_base.dot(model.base_inertia() * t_base) / 2;
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& joint = model.joint(i);
     const int parent = model.parent(i);
-    const Vec6<S> t_parent = parent >= 0 ? ws.t[parent] : Vec6<S>::Zero();
+    const Vec6<S> t_parent = parent >= 0 ? ws.t[parent] : t_base;
     ws.t[i] = propagate_twist(ws.E[i], ws.ell[i], t_parent) + joint.p * qd[i];
     energy += ws.t[i].dot(joint.M * ws.t[i]) / 2;
   }
@@ -25,15 +29,19 @@ S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
   return energy;
 }
 
-// V = -sum_i m_i g . c_i, c_i the mass centre in the base frame (zero at the base origin).
+// V = -sum_i m_i g . c_i, c_i the mass centre in the base frame (zero at the base origin). With a
+// floating base, in the world frame through ws.base_pose, the base body included.
 template <typename S>
 S potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
   joint_poses(model, ws);
+  const Transform<S> base = model.floating() ? ws.base_pose : Transform<S>();
   S energy = 0;
+  if (model.floating())
+    energy -= model.base_body().mass * model.gravity().dot(base * model.base_body().com);
   for (int i = 0; i < model.dof(); ++i) {
     const Vec3<S> c = ws.o_base[i] + ws.R_base[i] * model.joint(i).d;  // C_i
-    energy -= model.joint(i).M.mass * model.gravity().dot(c);
+    energy -= model.joint(i).M.mass * model.gravity().dot(base * c);
   }
   return energy;
 }

@@ -130,6 +130,8 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology t
   if constexpr (!Topology::chain)
     for (Mat6<S>& M : ws.children_mass)
       M.setZero();
+  // A floating base gathers its children's terms as any parent does (docs/floating-base.md).
+  if (model.floating()) ws.base.articulated.setZero();
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     if constexpr (!Topology::chain) {
@@ -153,9 +155,15 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology t
     articulated_pivot(joint, ws.E[i], ws.ell[i], i, ws, n_hat, f_hat);
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
-      if (parent >= 0) scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.children_mass[parent]);
+      if (parent >= 0)
+        scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.children_mass[parent]);
+      else if (model.floating())
+        scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.base.articulated);
     }
   }
+  if constexpr (Topology::chain)
+    if (model.floating() && model.dof() > 0)
+      scatter_to_parent(ws, 0, n_hat, f_hat, M_hat, ws.base.articulated);
 }
 
 // psi_i, m^_i and psi_{i-1,i} of every joint for the current joint frames, whatever the topology.
@@ -183,6 +191,7 @@ void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S>
   if constexpr (!Topology::chain)
     for (Vec6<S>& zeta : ws.children_wrench)
       zeta.setZero();
+  if (model.floating()) ws.base.bias.setZero();  // a floating base gathers its children's too
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     if constexpr (!Topology::chain)
@@ -195,11 +204,14 @@ void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S>
     f += linear(ws.psi_parent[i]) * tau_hat;
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
-      if (parent < 0) continue;
-      angular(ws.children_wrench[parent]) += n;
-      linear(ws.children_wrench[parent]) += f;
+      Vec6<S>& zeta = parent >= 0 ? ws.children_wrench[parent] : ws.base.bias;
+      if (parent < 0 && !model.floating()) continue;
+      angular(zeta) += n;
+      linear(zeta) += f;
     }
   }
+  if constexpr (Topology::chain)
+    if (model.floating()) angular(ws.base.bias) = n, linear(ws.base.bias) = f;
 }
 
 // qdd = U^-T tau~, from the base outwards:                                           (36)-(37)
@@ -210,14 +222,18 @@ void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S>
 // back from ws.joint_twist (docs/trees.md).
 template <typename S, typename Topology>
 void solve_unit_lower(const Model<S>& model, Workspace<S>& ws, Topology topology) {
-  Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();  // mu_{i-1} = [w; v]; the base is still
+  // mu_{i-1} = [w; v]; mu_0 = 0 for a fixed base, the base's own acceleration for a floating one
+  // (docs/floating-base.md: the base is the first pivot of the elimination, its own 6x6 block).
+  const Vec3<S> base_w = model.floating() ? Vec3<S>(angular(ws.base.accel)) : Vec3<S>::Zero();
+  const Vec3<S> base_v = model.floating() ? Vec3<S>(linear(ws.base.accel)) : Vec3<S>::Zero();
+  Vec3<S> w = base_w, v = base_v;
   for (int i = 0; i < model.dof(); ++i) {
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
       if (parent >= 0)
         w = angular(ws.joint_twist[parent]), v = linear(ws.joint_twist[parent]);
       else
-        w.setZero(), v.setZero();
+        w = base_w, v = base_v;
     }
     const Vec6<S>& p = model.joint(i).p;
     ws.qdd[i] = ws.tau_hat[i] - angular(ws.psi_parent[i]).dot(w) - linear(ws.psi_parent[i]).dot(v);

@@ -17,14 +17,27 @@
 
 namespace denoc {
 
+// t_0 = [w; v] and xi_0 = [dw; dv] at the base origin: a fixed base does not move but
+// accelerates at -g, Eq. (32); a floating one moves as ws.base holds (floating/base_motion.hpp),
+// -g in its own frame added to the acceleration of its origin.
+template <typename S>
+EIGEN_ALWAYS_INLINE void base_motion(const Model<S>& model, const Workspace<S>& ws, Vec3<S>& w,
+                                     Vec3<S>& v, Vec3<S>& dw, Vec3<S>& dv) {
+  if (!model.floating()) {
+    w.setZero(), v.setZero(), dw.setZero(), dv = -model.gravity();
+    return;
+  }
+  w = angular(ws.base.t), v = linear(ws.base.t);
+  dw = angular(ws.base.xi), dv = linear(ws.base.xi);
+}
+
 template <typename S, typename Topology>
 void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
                        ConstVectorRef<S> qdd, Topology topology) {
   // t_{i-1} = [w; v] and xi_{i-1} = [dw; dv] travel as 3-vectors (packing them into 6-vectors
   // at every step costs more than the arithmetic); on a tree they are the parent's, read back.
-  // The base does not move but accelerates at -g, Eq. (32).
-  Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();
-  Vec3<S> dw = Vec3<S>::Zero(), dv = -model.gravity();
+  Vec3<S> w, v, dw, dv;
+  base_motion(model, ws, w, v, dw, dv);
   for (int i = 0; i < model.dof(); ++i) {
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
@@ -32,7 +45,7 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
         w = angular(ws.t[parent]), v = linear(ws.t[parent]);
         dw = angular(ws.xi[parent]), dv = linear(ws.xi[parent]);
       } else {
-        w.setZero(), v.setZero(), dw.setZero(), dv = -model.gravity();
+        base_motion(model, ws, w, v, dw, dv);
       }
     }
     const Mat3<S>& E = ws.E[i];

@@ -8,10 +8,30 @@
 
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "denoc/kernels/cholesky.hpp"
 #include "denoc/model/workspace.hpp"
 
 namespace denoc {
+
+// What the base contributes with a floating base (docs/floating-base.md), all at the base origin
+// in the base frame J_0, six-vectors [angular; linear] as everywhere in the recursions; the
+// (6 + n)-sized results in the order of the rates, [v; omega] of the base first.
+template <typename S>
+struct FloatingBaseWorkspace {
+  Vec6<S> t = Vec6<S>::Zero();        // t_0 = [omega; v] of the base origin
+  Vec6<S> xi = Vec6<S>::Zero();       // xi_0 = [d omega; a - R^T g]: a the origin's acceleration
+  Mat6<S> articulated;                // M^_0: the base body and the articulated children (Eq. 50)
+  Eigen::LLT<Mat6<S>> pivot;          // its factor: the base's 6x6 pivot of the elimination
+  Vec6<S> bias = Vec6<S>::Zero();     // zeta_0: the wrench the base needs at zero acceleration
+  Vec6<S> accel = Vec6<S>::Zero();    // the base's [d omega; dv] of the forward dynamics
+  Vec6<S> applied = Vec6<S>::Zero();  // a wrench [n; f] applied to the base (zero but for M^-1)
+  VecX<S> tau, qdd;                   // 6 + n generalized forces and accelerations
+  VecX<S> column, zeros;              // 6 + n scratch, and 6 + n zeros
+  MatX<S> gim, factor, inverse;       // (6 + n)^2, sized at first use
+  Eigen::Matrix<S, 6, Eigen::Dynamic> jacobian;  // 6 x (6 + n), world frame
+};
 
 template <typename S>
 struct Workspace : KinematicsWorkspace<S> {
@@ -75,6 +95,9 @@ struct Workspace : KinematicsWorkspace<S> {
   // first use on a tree only. C (convective_inertia.hpp): per link R_j (by columns), C_j, and
   // its twist [w; v_O] at the base origin, all in the base frame.
   Eigen::Matrix<S, 18, Eigen::Dynamic> tree_link_frames;
+
+  // A floating base (floating/): the base's state and share, and the 6 + n results.
+  FloatingBaseWorkspace<S> base;
 };
 
 // A matrix of a fixed number of rows and one column per joint, sized at first use (as
@@ -110,6 +133,12 @@ Workspace<S>::Workspace(const Model<S>& model)
       children_mass(model.is_chain() ? 0 : static_cast<std::size_t>(model.dof()), Mat6<S>::Zero()),
       children_wrench(model.is_chain() ? 0 : static_cast<std::size_t>(model.dof()),
                       Vec6<S>::Zero()),
-      joint_twist(model.is_chain() ? 0 : static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()) {}
+      joint_twist(model.is_chain() ? 0 : static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()) {
+  base.tau = VecX<S>::Zero(model.nv());
+  base.qdd = VecX<S>::Zero(model.nv());
+  base.column = VecX<S>::Zero(model.nv());
+  base.zeros = VecX<S>::Zero(model.nv());
+  base.articulated.setZero();
+}
 
 }  // namespace denoc

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "denoc/denoc.hpp"
+#include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/number.hpp"
 
@@ -23,7 +24,7 @@ ChainDynamics::ChainDynamics(const Model<double>& model, Route route, JointForce
       dynamics_(model),
       ws_(dynamics_.denoc()),
       tau_(VecX<double>::Zero(model.dof())),
-      qdd_(VecX<double>::Zero(model.dof())),
+      qdd_(VecX<double>::Zero(model.nv())),
       tau_net_(VecX<double>::Zero(model.dof())),
       friction_(VecX<double>::Zero(model.dof())),
       wrench_samples_(VecX<double>::Zero(6)),
@@ -36,8 +37,11 @@ bool ChainDynamics::has_coulomb(int i) const {
 }
 
 void ChainDynamics::evaluate(const State& x, double t) {
-  const int n = model_.dof();
-  const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
+  // x = [q; v] with nq and nv entries; the joints' own are the last n of each (with a floating
+  // base the base's 7 and 6 come first, docs/floating-base.md).
+  const int n = model_.dof(), nq = model_.nq(), nv = model_.nv();
+  const Eigen::Map<const VecX<double>> q_all(x.data(), nq), v_all(x.data() + nq, nv);
+  const Eigen::Map<const VecX<double>> q(x.data() + nq - n, n), qd(x.data() + nq + nv - n, n);
   forces_.at(t, tau_);
   tau_net_ = tau_;
   power_in_ = tau_.dot(qd);
@@ -82,7 +86,13 @@ void ChainDynamics::evaluate(const State& x, double t) {
     qdd_ = ws_.qdd;
     return;
   }
-  qdd_ = forward_dynamics(route_, dynamics_, q, qd, tau_net_);
+  qdd_ = forward_dynamics(route_, dynamics_, q_all, v_all, tau_net_);
+}
+
+void ChainDynamics::project(State& x) const {
+  if (!model_.floating()) return;
+  Eigen::Map<Eigen::Vector4d> quaternion(x.data() + 3);
+  quaternion /= quaternion.norm();
 }
 
 // Locked joints (stick-slip) keep qdd_i = 0: I qdd = phi - f with f_i = 0 on the free joints,
@@ -170,15 +180,31 @@ long ChainDynamics::settle_modes(State& x, double t) {
   return changes;
 }
 
+// With a floating base (docs/floating-base.md), the base's coordinates move with its rates
+// [v; w] (both in the base frame): d(origin)/dt = R v, and the quaternion
+// (e, e_w) = (qx qy qz, qw) as q (x) (0, w) / 2: de/dt = (e_w w + e x w) / 2, de_w/dt = -e . w / 2.
+void base_coordinate_rates(const double* q, const double* v, double* dq) {
+  const Eigen::Vector3d e(q[3], q[4], q[5]), lin(v[0], v[1], v[2]), w(v[3], v[4], v[5]);
+  const double e_w = q[6];
+  Eigen::Map<Eigen::Vector3d> origin_rate(dq), vector_part_rate(dq + 3);
+  origin_rate = quaternion_rotation(e.x(), e.y(), e.z(), e_w) * lin;
+  vector_part_rate = (e_w * w + cross(e, w)) / 2;
+  dq[6] = -e.dot(w) / 2;
+}
+
 void ChainDynamics::operator()(const State& x, State& dxdt, double t) {
   ++evaluations_;
   evaluate(x, t);
-  const int n = model_.dof();
-  std::copy(x.begin() + n, x.begin() + 2 * n, dxdt.begin());  // d(q)/dt = qd
-  Eigen::Map<VecX<double>>(dxdt.data() + n, n) = qdd_;        // d(qd)/dt = qdd
-  if (x.size() == 2 * static_cast<std::size_t>(n) + 2) {      // work and dissipated energy
-    dxdt[2 * static_cast<std::size_t>(n)] = power_in_;
-    dxdt[2 * static_cast<std::size_t>(n) + 1] = power_friction_;
+  const std::size_t n = static_cast<std::size_t>(model_.dof());
+  const std::size_t nq = static_cast<std::size_t>(model_.nq()),
+                    nv = static_cast<std::size_t>(model_.nv());
+  std::copy(x.begin() + static_cast<long>(nq + nv - n), x.begin() + static_cast<long>(nq + nv),
+            dxdt.begin() + static_cast<long>(nq - n));  // d(q_joints)/dt = qd
+  if (model_.floating()) base_coordinate_rates(x.data(), x.data() + nq, dxdt.data());
+  Eigen::Map<VecX<double>>(dxdt.data() + nq, static_cast<Eigen::Index>(nv)) = qdd_;
+  if (x.size() == nq + nv + 2) {  // work and dissipated energy
+    dxdt[nq + nv] = power_in_;
+    dxdt[nq + nv + 1] = power_friction_;
   }
 }
 
@@ -229,11 +255,15 @@ double step_floor(double t, const IntegratorSettings& settings) {
                  shortest(settings.atol));
 }
 
-void check_finite(const State& x, double t, long n) {
+void check_finite(const State& x, double t, const Model<double>& model) {
   const auto bad = std::find_if(x.begin(), x.end(), [](double v) { return !std::isfinite(v); });
   if (bad == x.end()) return;
-  const long i = std::min(bad - x.begin(), 2 * n - 1);  // work, dissipated follow qd
-  const std::string name = (i < n ? "q" : "qd") + std::to_string(i % n + 1);
+  const long n = model.dof(), nq = model.nq(), nv = model.nv();
+  const long i = std::min(bad - x.begin(), nq + nv - 1);  // work, dissipated follow qd
+  const bool rate = i >= nq;
+  const long k = rate ? i - nq : i, base = rate ? nv - n : nq - n;  // the base's come first
+  const std::string name = k < base ? base_column_names(rate ? "qd" : "q")[std::size_t(k)]
+                                    : (rate ? "qd" : "q") + std::to_string(k - base + 1);
   throw RunError("at t = " + shortest(t) + ": the state is no longer finite (" + name + " = " +
                  shortest(*bad) + "); the motion diverged");
 }
@@ -263,8 +293,9 @@ void integrate_fixed(ChainDynamics& system, State& x, const OutputTimes& times,
                                            : start + interval * static_cast<double>(j + 1) /
                                                          static_cast<double>(steps);
       stepper.do_step(std::ref(system), x, t, t_next - t);
+      system.project(x);
       ++stats.steps;
-      check_finite(x, t_next, system.model().dof());
+      check_finite(x, t_next, system.model());
       system.forces().release_before(t_next);
     }
     observe(times[k], x);
@@ -296,9 +327,10 @@ void integrate_to_each_output(ChainDynamics& system, State& x, const OutputTimes
         continue;
       }
       ++stats.steps;
+      system.project(x);
       if (last) t = stop;  // exactly, not start + (stop - start)
       h = last ? std::max(h, trial) : trial;
-      check_finite(x, t, system.model().dof());
+      check_finite(x, t, system.model());
       system.forces().release_before(t);
       system(x, dxdt, t);
     }
@@ -342,7 +374,6 @@ void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
   auto controlled =
       odeint::make_controlled(settings.atol, settings.rtol, odeint::runge_kutta_dopri5<State>());
   State dxdt(x.size()), x_new(x.size()), dxdt_new(x.size()), x_out(x.size());
-  const long n = system.model().dof();
   const double t_end = times[times.size() - 1];
   double t = times[0], h = first_trial_step(times, settings);
   if (stick_slip) {
@@ -365,14 +396,16 @@ void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
       continue;
     }
     ++stats.steps;
+    system.project(x_new);
     if (last) t_new = stop;
-    check_finite(x_new, t_new, n);
+    check_finite(x_new, t_new, system.model());
     if (stick_slip && system.transition_due(x_new, t_new)) {
       const double hi = locate_transition(system, controlled.stepper(), x, dxdt, t, x_new, dxdt_new,
                                           t_new, x_out);
       State x_event = x_out;
       for (; k < times.size() && times[k] < hi; ++k) {
         controlled.stepper().calc_state(times[k], x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+        system.project(x_out);
         observe(times[k], x_out);
       }
       stats.events += system.settle_modes(x_event, hi);
@@ -395,6 +428,7 @@ void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
         x_out = x_new;
       } else {
         controlled.stepper().calc_state(times[k], x_out, x, dxdt, t, x_new, dxdt_new, t_new);
+        system.project(x_out);
       }
       observe(times[k], x_out);
     }
@@ -424,7 +458,7 @@ void integrate(ChainDynamics& system, State x, const OutputTimes& times,
     }
   } tally{system, stats, system.evaluations()};
 
-  check_finite(x, times[0], system.model().dof());
+  check_finite(x, times[0], system.model());
   const bool stick_slip = system.friction_settings().coulomb == CoulombModel::stick_slip;
   if (stick_slip) {  // on dopri5's dense output (rfdsim checks the method)
     integrate_dense(system, x, times, settings, observe, stats, true);

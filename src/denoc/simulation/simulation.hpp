@@ -41,7 +41,9 @@ class ZeroForces : public JointForces {
   void at(double, Eigen::Ref<VecX<double>> tau) override { tau.setZero(); }
 };
 
-using State = std::vector<double>;  // [q1..qn, qd1..qdn], optionally followed by [work, dissipated]
+// [q; qd] (with a floating base its 7 + n coordinates and 6 + n rates, docs/floating-base.md),
+// optionally followed by [work, dissipated].
+using State = std::vector<double>;
 
 // How Coulomb friction of the drives (docs/robot-file.md) is simulated (rfdsim --coulomb).
 enum class CoulombModel {
@@ -70,6 +72,12 @@ class ChainDynamics {
 
   // qdd and tau at (x, t) (qdd(), tau()), without counting an evaluation.
   void evaluate(const State& x, double t);
+
+  // With a floating base, the quaternion of x scaled back to unit norm: the integrators call it
+  // after every accepted step and on every interpolated output state (docs/floating-base.md:
+  // the step's error is estimated before, and the correction is no larger than the error the
+  // step made in the norm, which the exact motion keeps at 1). Nothing otherwise.
+  void project(State& x) const;
 
   const Model<double>& model() const { return model_; }
   Workspace<double>& ws() { return dynamics_.denoc(); }

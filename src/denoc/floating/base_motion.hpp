@@ -1,0 +1,102 @@
+// The floating base's coordinates and its own Newton-Euler equations (docs/floating-base.md).
+//
+// The coordinates are those of Pinocchio's free-flyer joint, placed before the joints':
+//   q = [x y z qx qy qz qw q_1 .. q_n]     the base origin in the world frame and the unit
+//                                          quaternion of the base frame's orientation R
+//   v = [v_x v_y v_z w_x w_y w_z qd_1 ..]  the velocity v of the base origin and the angular
+//                                          velocity w, both in the base frame J_0
+//   a = d v / dt, number by number          (the derivative of the base-frame components)
+// The DeNOC recursions need the twist and the twist rate of the base at its origin, Eqs. (12)
+// and (32) with the base as link 0 (C_0 at the base origin):
+//   t_0  = [w; v]
+//   xi_0 = [dw; dv + w x v - R^T g]
+// since the acceleration of the origin, d(R v)/dt = R (dv + w x v), is R^T of that in J_0,
+// and gravity enters as rho of Eq. (32), -g turned into the base frame.
+#pragma once
+
+#include <cmath>
+
+#include "denoc/saha/workspace.hpp"
+
+namespace denoc {
+
+// The rotation of the unit quaternion (x, y, z, w) (scalar last, as Pinocchio and Eigen store
+// it); the quaternion is normalised first, so that any non-zero one gives a rotation.
+template <typename S>
+Mat3<S> quaternion_rotation(S x, S y, S z, S w) {
+  using std::sqrt;
+  const S norm = sqrt(x * x + y * y + z * z + w * w);
+  return Eigen::Quaternion<S>(w / norm, x / norm, y / norm, z / norm).toRotationMatrix();
+}
+
+// The base frame in the world frame from the first seven coordinates of q.
+template <typename S>
+Transform<S> base_pose(ConstVectorRef<S> q) {
+  return {quaternion_rotation(q[3], q[4], q[5], q[6]), Vec3<S>(q[0], q[1], q[2])};
+}
+
+// The joints' part of a coordinate vector (after the base's seven) and of a rate vector (after
+// the base's six).
+template <typename S>
+auto joint_coordinates(const Model<S>& model, ConstVectorRef<S> q) {
+  return q.tail(model.dof());
+}
+template <typename S>
+auto joint_rates(const Model<S>& model, ConstVectorRef<S> v) {
+  return v.tail(model.dof());
+}
+
+// ws.base_pose, ws.base.t and ws.base.xi for the base coordinates of q, its rates v and their
+// derivatives a (zero when `a` is empty: the forward dynamics, which solves for them).
+template <typename S>
+void set_base_motion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                     ConstVectorRef<S> v, ConstVectorRef<S> a) {
+  ws.base_pose = base_pose<S>(q);
+  const Vec3<S> lin = v.template head<3>(), w = v.template segment<3>(3);
+  angular(ws.base.t) = w;
+  linear(ws.base.t) = lin;
+  Vec3<S> dw = Vec3<S>::Zero(), dv = Vec3<S>::Zero();
+  if (a.size() > 0) dv = a.template head<3>(), dw = a.template segment<3>(3);
+  angular(ws.base.xi) = dw;
+  linear(ws.base.xi) = dv + cross(w, lin) - ws.base_pose.R.transpose() * model.gravity();
+}
+
+// The base standing still with no gravity: the motion of the forward dynamics' unit solves
+// (the columns of the inverse inertia matrix), in which t_i = xi_i = 0 for every link.
+template <typename S>
+void set_base_at_rest(Workspace<S>& ws) {
+  ws.base.t.setZero();
+  ws.base.xi.setZero();
+}
+
+// M_0 xi_0 + Mdot_0 t_0 for the base body about the base origin O (not its mass centre), with
+// h = m c its first moment: the Newton-Euler equations of a rigid body about a point fixed in it,
+//   n_O = I_O dw + w x (I_O w) + h x a_O,   f = m a_O + dw x h + w x (w x h),
+// [dw; a_O] = xi_0 (gravity included), [w; v] = t_0. Returned as [n; f].
+template <typename S>
+Vec6<S> base_body_wrench(const BodyInertia<S>& M0, const Vec6<S>& t, const Vec6<S>& xi) {
+  const Vec3<S> w = angular(t), dw = angular(xi), a = linear(xi);
+  const Vec3<S>& h = M0.first_moment;
+  const Vec3<S> Iw = M0.rotational * w;
+  Vec6<S> out;
+  angular(out) = M0.rotational * dw + cross(w, Iw) + cross(h, a);
+  linear(out) = M0.mass * a + cross(dw, h) + cross(w, cross(w, h));
+  return out;
+}
+
+// A six-vector of the recursions, [angular; linear], in the order of the base rates and forces,
+// [linear; angular] (docs/floating-base.md), into `out`.
+template <typename S, typename Out>
+void write_linear_first(const Vec6<S>& x, Out&& out) {
+  out.template head<3>() = linear(x);
+  out.template segment<3>(3) = angular(x);
+}
+
+// The joints that hang from the base (the roots of the tree): their wrenches reach the base.
+template <typename S, typename F>
+void for_each_root_joint(const Model<S>& model, F&& f) {
+  for (int i = 0; i < model.dof(); i = model.subtree_end(i))
+    f(i);
+}
+
+}  // namespace denoc

@@ -1,0 +1,206 @@
+// Floating bases (docs/floating-base.md) on random chains and trees: the inertia matrix against
+// the kinetic energy it is the Hessian of, the inverse dynamics against M a + h, the two forward
+// dynamics routes and the two inverses against one another and against the formed matrix,
+// gravity against the system's weight, and the world-frame Jacobian against the pose it
+// differentiates.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "denoc/denoc.hpp"
+#include "support/random_trees.hpp"
+
+namespace {
+
+using denoc::Model;
+using denoc::Transform;
+using denoc::Vec3;
+using denoc::Vec6;
+using VecX = denoc::VecX<double>;
+using MatX = denoc::MatX<double>;
+using denoc_test::relative_error;
+using denoc_test::TreeGenerator;
+
+// A floating-base model of the generator's tree, with a random base body.
+Model<double> floating_model(TreeGenerator& gen, const denoc_test::TreeShape& shape) {
+  denoc::RigidBody<double> base;
+  base.mass = gen.uniform(1, 10);
+  base.com = Vec3<double>(gen.uniform(-0.2, 0.2), gen.uniform(-0.2, 0.2), gen.uniform(-0.2, 0.2));
+  const denoc::Mat3<double> R = gen.rotation();
+  base.inertia = base.mass * R * Vec3<double>(0.05, 0.07, 0.1).asDiagonal() * R.transpose();
+  return Model<double>(gen.tree(shape), Vec3<double>(1.3, -4.2, -8.1), Transform<double>(),
+                       denoc::Payload<double>(), base);
+}
+
+// q: a random base position and unit quaternion, then the joints'.
+VecX random_coordinates(TreeGenerator& gen, const Model<double>& model) {
+  VecX q(model.nq());
+  q.head<3>() = gen.vector(3, 2);
+  q.segment<4>(3) = gen.vector(4, 1).normalized();
+  q.tail(model.dof()) = gen.positions(model);
+  return q;
+}
+
+std::vector<denoc_test::TreeShape> shapes() {
+  std::vector<denoc_test::TreeShape> s;
+  for (int branching = 1; branching <= 3; ++branching)
+    for (int depth : {1, 3, 6})
+      s.push_back({branching, depth, 25});
+  s.push_back({1, 24, 24});  // a chain beyond the short-chain form of the inertia matrix
+  return s;
+}
+
+TEST(FloatingBase, InertiaMatrixIsTheHessianOfTheKineticEnergy) {
+  TreeGenerator gen(71);
+  double worst = 0;
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    const VecX q = random_coordinates(gen, model);
+    const MatX M = denoc::floating_inertia(model, ws, q);
+    const int nv = model.nv();
+    // T is quadratic in v: M_ij = T(e_i + e_j) - T(e_i) - T(e_j), and M_ii = 2 T(e_i).
+    auto T = [&](const VecX& v) { return denoc::floating_kinetic_energy(model, ws, q, v); };
+    MatX reference(nv, nv);
+    for (int i = 0; i < nv; ++i) {
+      const VecX ei = VecX::Unit(nv, i);
+      reference(i, i) = 2 * T(ei);
+      for (int j = 0; j < i; ++j) {
+        const VecX ej = VecX::Unit(nv, j);
+        reference(i, j) = reference(j, i) = T(ei + ej) - T(ei) - T(ej);
+      }
+    }
+    worst = std::max(worst, relative_error(M, reference));
+  }
+  EXPECT_LT(worst, 1e-13);
+}
+
+TEST(FloatingBase, InverseDynamicsIsInertiaTimesAccelerationPlusBias) {
+  TreeGenerator gen(72);
+  double worst = 0;
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    const VecX q = random_coordinates(gen, model);
+    const VecX v = gen.vector(model.nv(), 2), a = gen.vector(model.nv(), 3);
+    const VecX h = denoc::floating_bias_forces(model, ws, q, v);
+    const MatX M = denoc::floating_inertia(model, ws, q);
+    const VecX tau = denoc::floating_inverse_dynamics(model, ws, q, v, a);
+    worst = std::max(worst, relative_error(tau, VecX(M * a + h)));
+  }
+  EXPECT_LT(worst, 1e-13);
+}
+
+// Held still, the base must carry the whole weight: f = -m R^T g at its origin, and the moment
+// of that force at the mass centre, c x f, c the system's mass centre in the base frame.
+TEST(FloatingBase, GravityForcesCarryTheWholeWeight) {
+  TreeGenerator gen(73);
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    const VecX q = random_coordinates(gen, model);
+    const VecX g = denoc::floating_gravity_forces(model, ws, q);
+    denoc::joint_poses(model, ws);
+    double mass = model.base_body().mass;
+    Vec3<double> moment = mass * model.base_body().com;
+    for (int i = 0; i < model.dof(); ++i) {
+      const double m = model.joint(i).M.mass;
+      mass += m;
+      moment += m * (ws.o_base[i] + ws.R_base[i] * model.joint(i).d);
+    }
+    const Vec3<double> f = -mass * (ws.base_pose.R.transpose() * model.gravity());
+    const Vec3<double> n = denoc::cross(Vec3<double>(moment / mass), f);
+    EXPECT_LT((g.head<3>() - f).norm(), 1e-12 * f.norm());
+    EXPECT_LT((g.segment<3>(3) - n).norm(), 1e-12 * f.norm());
+  }
+}
+
+TEST(FloatingBase, ForwardDynamicsRoutesInvertTheInverseDynamics) {
+  TreeGenerator gen(74);
+  double worst_udu = 0, worst_cholesky = 0;
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    const VecX q = random_coordinates(gen, model);
+    const VecX v = gen.vector(model.nv(), 2), tau = gen.vector(model.dof(), 5);
+    const VecX udu = denoc::floating_forward_dynamics(model, ws, q, v, tau);
+    const VecX cholesky = denoc::floating_forward_dynamics_cholesky(model, ws, q, v, tau);
+    VecX forces = VecX::Zero(model.nv());  // the base is not actuated
+    forces.tail(model.dof()) = tau;
+    worst_udu = std::max(
+        worst_udu, relative_error(denoc::floating_inverse_dynamics(model, ws, q, v, udu), forces));
+    worst_cholesky = std::max(worst_cholesky, relative_error(udu, cholesky));
+  }
+  EXPECT_LT(worst_udu, 1e-12);
+  EXPECT_LT(worst_cholesky, 1e-11);
+}
+
+TEST(FloatingBase, InverseInertiaRoutesAgreeWithTheFormedMatrix) {
+  TreeGenerator gen(75);
+  double worst_udu = 0, worst_cholesky = 0;
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    const VecX q = random_coordinates(gen, model);
+    const MatX M = denoc::floating_inertia(model, ws, q);
+    const MatX udu = denoc::floating_inverse_inertia_udu(model, ws, q);
+    const MatX cholesky = denoc::floating_inverse_inertia_cholesky(model, ws, q);
+    const MatX identity = MatX::Identity(model.nv(), model.nv());
+    worst_udu = std::max(worst_udu, relative_error(MatX(M * udu), identity));
+    worst_cholesky = std::max(worst_cholesky, relative_error(MatX(M * cholesky), identity));
+  }
+  EXPECT_LT(worst_udu, 1e-11);
+  EXPECT_LT(worst_cholesky, 1e-11);
+}
+
+// Along the path p(t) = p + t R v, R(t) = R exp(t [w x]) the base has the rates [v; w] at t = 0;
+// the joints move at qd. The Jacobian times the rates is the frame's velocity in the world
+// frame, compared with central differences of its pose.
+TEST(FloatingBase, WorldJacobianDifferentiatesTheWorldPose) {
+  TreeGenerator gen(76);
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    const VecX q = random_coordinates(gen, model);
+    const VecX v = gen.vector(model.nv(), 1);
+    const denoc::BodyFrame<double> frame{model.dof() - 1, Transform<double>()};
+    const Vec6<double> rate = denoc::floating_frame_jacobian(model, ws, frame, q) * v;
+    auto at = [&](double t) {
+      const Transform<double> base = denoc::base_pose<double>(q);
+      const Vec3<double> w = v.segment<3>(3);
+      const Eigen::AngleAxisd turn(t * w.norm(), w.normalized());
+      VecX qt = q;
+      qt.head<3>() = base.p + t * base.R * v.head<3>();
+      qt.segment<4>(3) = Eigen::Quaterniond(base.R * turn.toRotationMatrix()).coeffs();
+      qt.tail(model.dof()) += t * v.tail(model.dof());
+      return denoc::floating_frame_pose(model, ws, frame, qt);
+    };
+    const double h = 1e-6;
+    const Transform<double> plus = at(h), minus = at(-h);
+    const Vec3<double> velocity = (plus.p - minus.p) / (2 * h);
+    const denoc::Mat3<double> W = (plus.R - minus.R) / (2 * h) * at(0).R.transpose();
+    const Vec3<double> omega((W(2, 1) - W(1, 2)) / 2, (W(0, 2) - W(2, 0)) / 2,
+                             (W(1, 0) - W(0, 1)) / 2);
+    EXPECT_LT((rate.head<3>() - velocity).norm(), 1e-7);
+    EXPECT_LT((rate.tail<3>() - omega).norm(), 1e-7);
+  }
+}
+
+// The fixed-base routes refuse a floating base by name, and the floating ones a fixed base.
+TEST(FloatingBase, RoutesThatDoNotCarryTheBaseRefuseIt) {
+  TreeGenerator gen(77);
+  const Model<double> model = floating_model(gen, {2, 3, 10});
+  denoc::Dynamics<double> d(model);
+  const VecX q = random_coordinates(gen, model), v = VecX::Zero(model.nv());
+  EXPECT_THROW(denoc::inverse_dynamics(denoc::Route::gibbs_appell, d, q, v, v),
+               std::invalid_argument);
+  EXPECT_THROW(denoc::forward_dynamics(denoc::Route::fixman, d, q, v, VecX::Zero(model.dof())),
+               std::invalid_argument);
+  EXPECT_THROW(denoc::convective_inertia(denoc::Route::denoc, d, q, v), std::invalid_argument);
+  const Model<double> fixed = gen.model(gen.tree({2, 3, 10}));
+  denoc::Workspace<double> ws(fixed);
+  EXPECT_THROW(denoc::floating_inertia(fixed, ws, VecX::Zero(fixed.nq() + 7)),
+               std::invalid_argument);
+}
+
+}  // namespace
