@@ -39,7 +39,7 @@ inline CLI::Validator non_empty_path() {
 }
 
 // The robot file and, for a URDF, the chain's ends and how strict the inertia checks are: the
-// fields robot, base_link, tip_link and inertia_checks of either app's options.
+// fields robot, base_link, tip_link, inertia_checks and floating_base of either app's options.
 template <typename Options>
 void add_robot_options(CLI::App& app, Options& options) {
   app.add_option("robot", options.robot,
@@ -61,6 +61,10 @@ void add_robot_options(CLI::App& app, Options& options) {
                  "moments break the triangle inequality, as a YAML's inertia_checks: warn")
       ->check(CLI::IsMember({"strict", "warn"}))
       ->option_text("strict|warn");
+  app.add_flag("--floating-base", options.floating_base,
+               "URDF robot file: the base link moves freely, with seven more coordinates\n"
+               "(position, unit quaternion) and six more rates placed first\n"
+               "(docs/floating-base.md; a robot YAML says base: floating)");
 }
 
 // -o FILE; `help` says what is written there.

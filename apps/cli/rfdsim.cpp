@@ -138,35 +138,60 @@ double joint_value_in_si(const JointValue& given, const RobotFile& robot, int i,
   return given.value;
 }
 
-// q0 or qd0: the command line's values, else the robot file's, else zero. Warnings go to
-// `warnings`.
+// A floating base's quaternion among the --q0 values, normalised; InputError when its norm differs
+// from 1 by more than 1e-6 (docs/floating-base.md).
+void normalise_q0_quaternion(Eigen::Ref<VecX<double>> q) {
+  const double norm = q.segment<4>(3).norm();
+  require(std::abs(norm - 1) <= 1e-6,
+          "--q0: value 7 (base_qw): the base quaternion base_qx..base_qw (values 4-7) has norm " +
+              shortest(norm) + ", which differs from 1 by more than 1e-6");
+  q.segment<4>(3) /= norm;
+}
+
+// q0 or qd0: the command line's values, else the robot file's, else zero (with a floating base,
+// the base at the world origin, unturned and still). The base's values come first, in SI units
+// (m, m/s, rad/s), without a suffix. Warnings go to `warnings`.
 VecX<double> initial(const std::optional<std::vector<JointValue>>& given,
                      const std::optional<VecX<double>>& from_file, const RobotFile& robot,
                      bool rate, std::vector<std::string>& warnings) {
   const int n = robot.dof();
-  if (!given) return from_file ? *from_file : VecX<double>::Zero(n);
+  const int size = rate ? robot.model.nv() : robot.model.nq(), base = size - n;
+  VecX<double> values = VecX<double>::Zero(size);
+  if (robot.model.floating() && !rate) values[6] = 1;  // the identity quaternion
+  if (!given) return from_file ? *from_file : values;
   const std::string option = rate ? "--qd0" : "--q0";
-  require(static_cast<int>(given->size()) == n, option + ": expected " + std::to_string(n) +
-                                                    " values, found " +
-                                                    std::to_string(given->size()));
-  VecX<double> values(n);
-  for (int i = 0; i < n; ++i) {
-    const JointValue& v = (*given)[static_cast<std::size_t>(i)];
+  std::string blocks = std::to_string(size);
+  if (base > 0)
+    blocks += " (" + std::to_string(base) + " for the floating base, then " + std::to_string(n) +
+              " for the joints)";
+  require(static_cast<int>(given->size()) == size,
+          option + ": expected " + blocks + " values, found " + std::to_string(given->size()));
+  for (int k = 0; k < size; ++k) {
+    const JointValue& v = (*given)[static_cast<std::size_t>(k)];
     require(std::isfinite(v.value),
-            option + ": value " + std::to_string(i + 1) + " is not a finite number");
+            option + ": value " + std::to_string(k + 1) + " is not a finite number");
+    if (k < base) {
+      require(v.unit == JointValue::Unit::si,
+              option + ": value " + std::to_string(k + 1) +
+                  " is the floating base's, in SI units: write it without deg or rad");
+      values[k] = v.value;
+      continue;
+    }
     std::string warning;
-    values[i] = joint_value_in_si(v, robot, i, rate, option, warning);
+    values[k] = joint_value_in_si(v, robot, k - base, rate, option, warning);
     if (!warning.empty()) warnings.push_back(warning);
   }
+  if (robot.model.floating() && !rate) normalise_q0_quaternion(values);
   return values;
 }
 
-std::vector<std::string> output_header(int n) {
-  std::vector<std::string> names{"t"};
-  for (const char* prefix : {"q", "qd", "qdd", "tau"}) {
-    for (int i = 1; i <= n; ++i)
-      names.push_back(prefix + std::to_string(i));
-  }
+// t, the state and its rates (with a floating base each block starts with the base's columns,
+// docs/floating-base.md), the joint forces, the energies.
+std::vector<std::string> output_header(const Model<double>& model) {
+  std::vector<std::string> names =
+      state_columns({"q", "qd", "qdd"}, model.dof(), model.floating()).names;
+  for (int i = 1; i <= model.dof(); ++i)
+    names.push_back("tau" + std::to_string(i));
   names.push_back("kinetic");
   names.push_back("potential");
   names.push_back("work");        // docs/csv.md: integral of the power put in
@@ -180,20 +205,23 @@ class RowWriter {
   RowWriter(ChainDynamics& system, CsvWriter& csv, const RobotFile& robot)
       : system_(system),
         csv_(csv),
-        row_(4 * system.model().dof() + 4),
+        row_(system.model().nq() + 2 * system.model().nv() + system.model().dof() + 4),
         check_positive_definite_(robot) {}
 
   void operator()(double t, const State& x) {
     const Model<double>& model = system_.model();
-    const int n = model.dof();
-    const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
+    const int nq = model.nq(), nv = model.nv(), end = nq + 2 * nv + model.dof();
+    const Eigen::Map<const VecX<double>> q(x.data(), nq), qd(x.data() + nq, nv);
     check_positive_definite_(t, q);
     system_.evaluate(x, t);
     row_ << q, qd, system_.qdd(), system_.tau(), 0, 0, 0, 0;
-    row_[4 * n] = kinetic_energy(model, system_.ws(), q, qd);
-    row_[4 * n + 1] = potential_energy(model, system_.ws(), q);
-    row_[4 * n + 2] = x[static_cast<std::size_t>(2 * n)];      // work
-    row_[4 * n + 3] = x[static_cast<std::size_t>(2 * n + 1)];  // dissipated
+    Workspace<double>& ws = system_.ws();
+    row_[end] = model.floating() ? floating_kinetic_energy(model, ws, q, qd)
+                                 : kinetic_energy(model, ws, q, qd);
+    row_[end + 1] =
+        model.floating() ? floating_potential_energy(model, ws, q) : potential_energy(model, ws, q);
+    row_[end + 2] = x[static_cast<std::size_t>(nq + nv)];      // work
+    row_[end + 3] = x[static_cast<std::size_t>(nq + nv + 1)];  // dissipated
     csv_.row(t, row_);
   }
 
@@ -232,6 +260,18 @@ std::optional<BodyFrame<double>> wrench_frame(const RfdsimOptions& options,
   return std::nullopt;
 }
 
+// What a floating base does not take yet (docs/floating-base.md): InputError naming it.
+void check_floating_base(const RfdsimOptions& options) {
+  const std::string why = "; the robot's base is floating (docs/floating-base.md)";
+  require(options.algorithm == Route::udu || options.algorithm == Route::cholesky,
+          "--algorithm " + route_name(options.algorithm) +
+              ": the route carries no floating base (its recursions start from a fixed one)" + why);
+  require(options.friction.coulomb != CoulombModel::stick_slip,
+          "--coulomb stick-slip locks joints with a fixed base only" + why);
+  require(options.wrench.empty(), "--wrench is taken with a fixed base only" + why);
+  require(!options.count_operations, "--count-operations counts with a fixed base only" + why);
+}
+
 // The robot file with --set applied, its warnings printed, and the options checked against it.
 RobotFile load_checked_robot(const RfdsimOptions& options) {
   check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
@@ -239,11 +279,13 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
                                                 {"the wrench file", options.wrench}});
   const RobotFile robot =
       load_robot_file(options.robot, options.overrides,
-                      {options.base_link, options.tip_link, options.inertia_checks == "warn"});
+                      {options.base_link, options.tip_link, options.inertia_checks == "warn",
+                       options.floating_base});
   for (const std::string& warning : robot.warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
   check_options(options);
   wrench_frame(options, robot);  // a bad --frame is refused before any output is opened
+  if (robot.model.floating()) check_floating_base(options);
   if (options.algorithm == Route::fixman && !fixman_supports(robot.model)) {
     throw InputError(options.robot +
                      ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
@@ -253,12 +295,12 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
 
 // x(0): q, qd (--q0, --qd0 or the robot file's initial), work and dissipated energy 0.
 State initial_state(const RfdsimOptions& options, const RobotFile& robot) {
-  const int n = robot.dof();
-  State x(static_cast<std::size_t>(2 * n + 2), 0.0);  // q, qd, work, dissipated
+  const int nq = robot.model.nq(), nv = robot.model.nv();
+  State x(static_cast<std::size_t>(nq + nv + 2), 0.0);  // q, qd, work, dissipated
   std::vector<std::string> warnings;
-  Eigen::Map<VecX<double>>(x.data(), n) =
+  Eigen::Map<VecX<double>>(x.data(), nq) =
       initial(options.q0, robot.initial_q, robot, false, warnings);
-  Eigen::Map<VecX<double>>(x.data() + n, n) =
+  Eigen::Map<VecX<double>>(x.data() + nq, nv) =
       initial(options.qd0, robot.initial_qd, robot, true, warnings);
   for (const std::string& warning : warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
@@ -319,7 +361,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
 
   Output output(options.output, standard_output);
   CsvWriter csv(output);
-  csv.header(output_header(n));
+  csv.header(output_header(robot.model));
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
   system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame, wrench_frame(options, robot));

@@ -49,6 +49,7 @@ struct RfdsimOptions {
   std::string base_link,
       tip_link;  // URDF: the chain's ends (docs/urdf.md); empty = root / only leaf
   std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (docs/robot-file.md)
+  bool floating_base = false;             // URDF: --floating-base (docs/floating-base.md)
   // --count-operations: instead of a simulation, the operations of one forward-dynamics
   // evaluation at the initial state with no joint forces (cli/count_operations.hpp)
   bool count_operations = false;

@@ -65,6 +65,22 @@ std::string name_of(Quantity quantity) {
   return "?";
 }
 
+// What a floating base does not take yet (docs/floating-base.md): InputError naming it.
+void check_floating_base(const RidimOptions& options, Route chosen) {
+  const std::string why = "; the robot's base is floating (docs/floating-base.md)";
+  if (options.quantity == Quantity::coriolis || options.quantity == Quantity::udu)
+    throw InputError("--quantity " + name_of(options.quantity) +
+                     " is computed with a fixed base only" + why);
+  if (chosen == Route::gibbs_appell || chosen == Route::fixman)
+    throw InputError("--algorithm " + route_name(chosen) +
+                     ": the route carries no floating base (its recursions start from a fixed "
+                     "one)" +
+                     why);
+  if (!options.wrench.empty()) throw InputError("--wrench is taken with a fixed base only" + why);
+  if (options.count_operations)
+    throw InputError("--count-operations counts with a fixed base only" + why);
+}
+
 // The chosen route, or the quantity's default; InputError naming both when it does not apply
 // (docs/command-line.md) or cannot treat this robot.
 Route choose_algorithm(const RidimOptions& options, const Model<double>& model) {
@@ -77,6 +93,7 @@ Route choose_algorithm(const RidimOptions& options, const Model<double>& model) 
     throw InputError("--algorithm " + route_name(chosen) + " does not compute --quantity " +
                      name_of(options.quantity) + "; the routes for it are " + names);
   }
+  if (model.floating()) check_floating_base(options, chosen);
   if (chosen == Route::fixman && !fixman_supports(model)) {
     throw InputError(options.robot + ": --algorithm fixman: " + fixman_unsupported_reason(model));
   }
@@ -98,15 +115,29 @@ std::optional<BodyFrame<double>> choose_frame(const RidimOptions& options, const
 
 constexpr long kProgressStride = 256;  // rows between looks at the clock (a row is ~1 us)
 
-std::vector<std::string> output_header(Quantity quantity, int n) {
+// The base's generalized forces, first with a floating base (docs/floating-base.md).
+const std::vector<std::string>& base_force_names() {
+  static const std::vector<std::string> names = {"base_fx", "base_fy", "base_fz",
+                                                 "base_nx", "base_ny", "base_nz"};
+  return names;
+}
+
+// The columns of `quantity` for n joints; with a floating base the vectors start with the base's
+// six forces and the matrices are (6 + n) x (6 + n) (docs/floating-base.md).
+std::vector<std::string> output_header(Quantity quantity, int n, bool floating) {
   std::vector<std::string> names{"t"};
+  const int nv = floating ? n + 6 : n;
   auto numbered = [&](const std::string& prefix) {
+    if (floating) {
+      for (const std::string& base : base_force_names())
+        names.push_back(quantity == Quantity::torques ? base : prefix + "_" + base);
+    }
     for (int i = 1; i <= n; ++i)
       names.push_back(prefix + std::to_string(i));
   };
   auto matrix = [&](const std::string& prefix) {
-    for (int i = 1; i <= n; ++i) {
-      for (int j = 1; j <= n; ++j) {
+    for (int i = 1; i <= nv; ++i) {
+      for (int j = 1; j <= nv; ++j) {
         names.push_back(prefix + "_" + std::to_string(i) + "_" + std::to_string(j));
       }
     }
@@ -137,7 +168,7 @@ std::vector<std::string> output_header(Quantity quantity, int n) {
       break;
     case Quantity::jacobian:
       for (int i = 1; i <= 6; ++i) {
-        for (int j = 1; j <= n; ++j)
+        for (int j = 1; j <= nv; ++j)
           names.push_back("J_" + std::to_string(i) + "_" + std::to_string(j));
       }
       break;
@@ -183,6 +214,7 @@ class SampleWriter {
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
     check_positive_definite_(t, q);
+    if (model_.floating()) return write_floating(t, q, qd, qdd);
     const bool gibbs_appell = algorithm_ == Route::gibbs_appell;
     switch (quantity_) {
       case Quantity::torques:
@@ -204,14 +236,9 @@ class SampleWriter {
       case Quantity::gravity:
         csv_.row(t, gravity_forces(algorithm_, dynamics_, q));
         break;
-      case Quantity::pose: {
-        const Transform<double>& pose = frame_pose(model_, ws_, frame_, q);
-        pose_.head<3>() = pose.p;
-        pose_.tail<9>() = Eigen::Map<const VecX<double>>(
-            Eigen::Matrix<double, 3, 3, Eigen::RowMajor>(pose.R).data(), 9);
-        csv_.row(t, pose_);
+      case Quantity::pose:
+        csv_.row(t, pose_row(frame_pose(model_, ws_, frame_, q)));
         break;
-      }
       case Quantity::jacobian:
         csv_.matrix_row(t, frame_jacobian(model_, ws_, frame_, q));
         break;
@@ -232,6 +259,58 @@ class SampleWriter {
   }
 
  private:
+  // With a floating base (docs/floating-base.md): q has 7 + n entries, qd and qdd 6 + n; the
+  // forces start with the base's, pose and Jacobian are in the world frame. --wrench, coriolis
+  // and udu were refused before (check_floating_base).
+  void write_floating(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
+                      ConstVectorRef<double> qdd) {
+    switch (quantity_) {
+      case Quantity::torques:
+      case Quantity::bias:
+        floating_tau_ = quantity_ == Quantity::torques
+                            ? inverse_dynamics(algorithm_, dynamics_, q, qd, qdd)
+                            : bias_forces(algorithm_, dynamics_, q, qd);
+        if (friction_) {
+          friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
+          floating_tau_.tail(model_.dof()) += friction_forces_;
+        }
+        csv_.row(t, floating_tau_);
+        break;
+      case Quantity::mass_matrix:
+        csv_.matrix_row(t, generalized_inertia(algorithm_, dynamics_, q));
+        break;
+      case Quantity::inverse_mass_matrix:
+        csv_.matrix_row(t, inverse_mass_matrix(t, q));
+        break;
+      case Quantity::gravity:
+        csv_.row(t, gravity_forces(algorithm_, dynamics_, q));
+        break;
+      case Quantity::pose:
+        csv_.row(t, pose_row(floating_frame_pose(model_, ws_, frame_, q)));
+        break;
+      case Quantity::jacobian:
+        csv_.matrix_row(t, floating_frame_jacobian(model_, ws_, frame_, q));
+        break;
+      case Quantity::reactions: {
+        floating_inverse_dynamics(model_, ws_, q, qd, qdd);
+        const auto& reactions = joint_reactions(model_, ws_, q.tail(model_.dof()));
+        csv_.row(t, Eigen::Map<const VecX<double>>(reactions.data(), reactions.size()));
+        break;
+      }
+      case Quantity::coriolis:
+      case Quantity::udu:
+        break;
+    }
+  }
+
+  // x, y, z, then R row by row.
+  const VecX<double>& pose_row(const Transform<double>& pose) {
+    pose_.head<3>() = pose.p;
+    pose_.tail<9>() = Eigen::Map<const VecX<double>>(
+        Eigen::Matrix<double, 3, 3, Eigen::RowMajor>(pose.R).data(), 9);
+    return pose_;
+  }
+
   const MatX<double>& inverse_mass_matrix(double t, ConstVectorRef<double> q) {
     const MatX<double>* inverse = &inverse_inertia(algorithm_, dynamics_, q);
     if (!inverse->allFinite()) {
@@ -294,6 +373,7 @@ class SampleWriter {
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   VecX<double> pose_;
   VecX<double> udu_row_;
+  VecX<double> floating_tau_;  // with a floating base: the base's forces, then the joints'
   PositiveDefiniteCheck check_positive_definite_;
 };
 
@@ -323,7 +403,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
   Output output(options.output, standard_output);
   CsvWriter csv(output);
-  csv.header(output_header(options.quantity, n));
+  csv.header(output_header(options.quantity, n, robot.model.floating()));
   SampleWriter writer(robot, options.quantity, *options.algorithm, csv, options.friction,
                       wrench.get(), options.wrench_in_tool_frame, options.body_frame);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
@@ -349,12 +429,26 @@ CsvReader open_trajectory(const RidimOptions& options, std::istream& standard_in
   return CsvReader(file_in, options.trajectory);
 }
 
-// Its header checked and its first row, t,q,qd,qdd; InputError if there is none.
-VecX<double> first_row(CsvReader& reader, int n) {
-  reader.read_header(column_names({"q", "qd", "qdd"}, n));
+// The next row of the trajectory into `row`; with a floating base its quaternion checked and
+// normalised (docs/floating-base.md). False at the end.
+bool next_state(CsvReader& reader, const Model<double>& model, Eigen::Ref<VecX<double>> row) {
+  if (!reader.next_row(row)) return false;
+  if (model.floating()) normalise_base_quaternion(reader, row.segment<4>(4), 8);
+  return true;
+}
+
+// Its header checked and its first row, t,q,qd,qdd (with a floating base the base's columns
+// first in each block); InputError if there is none.
+VecX<double> first_row(CsvReader& reader, const Model<double>& model) {
+  const StateColumns columns = state_columns({"q", "qd", "qdd"}, model.dof(), model.floating());
+  if (model.floating()) {
+    reader.read_header(columns.names, columns.blocks);  // naming the block that is short
+  } else {
+    reader.read_header(columns.names);
+  }
   reader.require_increasing_time();
-  VecX<double> row(1 + 3 * n);
-  if (!reader.next_row(row)) reader.fail_no_samples();
+  VecX<double> row(1 + model.nq() + 2 * model.nv());
+  if (!next_state(reader, model, row)) reader.fail_no_samples();
   return row;
 }
 
@@ -363,8 +457,8 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   std::ifstream file_in;
   const bool from_stdin = options.trajectory == "-";
   CsvReader reader = open_trajectory(options, standard_input, file_in);
-  const int n = robot.dof();
-  VecX<double> row = first_row(reader, n);
+  const int n = robot.dof(), nq = robot.model.nq(), nv = robot.model.nv();
+  VecX<double> row = first_row(reader, robot.model);
   std::ifstream wrench_file;
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
 
@@ -372,7 +466,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   Output output(options.output, standard_output);
   CsvWriter csv(output);
   csv.set_source(&reader);
-  csv.header(output_header(options.quantity, n));
+  csv.header(output_header(options.quantity, n, robot.model.floating()));
   SampleWriter writer(robot, options.quantity, *options.algorithm, csv, options.friction,
                       wrench.get(), options.wrench_in_tool_frame, options.body_frame);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
@@ -385,9 +479,9 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   }
   double rows = 0;
   do {
-    writer.write(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));
+    writer.write(row[0], row.segment(1, nq), row.segment(1 + nq, nv), row.segment(1 + nq + nv, nv));
     progress.update(++rows);
-  } while (reader.next_row(row));
+  } while (next_state(reader, robot.model, row));
   csv.finish();
   progress.finish(rows);
 }
@@ -405,7 +499,7 @@ void run_count(const RobotFile& robot, const RidimOptions& options, std::istream
   } else {
     std::ifstream file_in;
     CsvReader reader = open_trajectory(options, standard_input, file_in);
-    state = first_row(reader, n).tail(3 * n);
+    state = first_row(reader, robot.model).tail(3 * n);
   }
   const OperationCounts counts =
       count_ridim_quantity(options.quantity, *options.algorithm, robot.model, state.segment(0, n),
@@ -427,7 +521,8 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
                                "--export");
   const RobotFile robot =
       load_robot_file(options.robot, options.overrides,
-                      {options.base_link, options.tip_link, options.inertia_checks == "warn"});
+                      {options.base_link, options.tip_link, options.inertia_checks == "warn",
+                       options.floating_base});
   for (const std::string& warning : robot.warnings)
     std::cerr << "ridim: warning: " << warning << '\n';
   if (!options.export_dh.empty() && options.export_path.empty())

@@ -44,6 +44,7 @@ struct RidimOptions {
   std::string base_link,
       tip_link;  // URDF: the chain's ends (docs/urdf.md); empty = root / only leaf
   std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (docs/robot-file.md)
+  bool floating_base = false;             // URDF: --floating-base (docs/floating-base.md)
   // --export PATH [--dh standard|modified]: write the model as loaded and compute nothing
   // (README, "Export"); export_dh empty = the robot file's own convention (standard for URDF).
   std::string export_path;

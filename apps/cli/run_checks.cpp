@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 
@@ -16,7 +17,13 @@ PositiveDefiniteCheck::PositiveDefiniteCheck(const RobotFile& robot)
 
 void PositiveDefiniteCheck::operator()(double t, ConstVectorRef<double> q) {
   if (!ws_) return;
-  udu_factors(model_, *ws_, q);
+  udu_factors(model_, *ws_, q.tail(model_.dof()));  // the joints' coordinates
+  if (model_.floating() && !factor_base_pivot(model_, *ws_)) {
+    throw RunError("at t = " + shortest(t) +
+                   ": the inertia matrix is not positive definite (the floating base's pivot, its "
+                   "6x6 articulated mass, is not); " +
+                   accepted_by_ + " accepted links that no rigid body has");
+  }
   // The recursion runs tip to base: the tipmost pivot that fails is the cause, and the ones
   // nearer the base, computed from it, are often nan.
   for (int i = model_.dof() - 1; i >= 0; --i) {

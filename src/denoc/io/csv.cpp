@@ -4,6 +4,7 @@
 #include <cmath>
 #include <csignal>
 #include <istream>
+#include <map>
 #include <ostream>
 
 #include "denoc/io/errors.hpp"
@@ -118,7 +119,39 @@ const std::vector<std::string>& CsvReader::read_header(const std::vector<std::st
   return header_;
 }
 
+const std::vector<std::string>& CsvReader::read_header(
+    const std::vector<std::string>& names, const std::vector<std::pair<std::string, int>>& blocks) {
+  read_header_line(names.size());
+  std::size_t i = 0;
+  for (const auto& [what, width] : blocks) {
+    for (int k = 0; k < width; ++k, ++i) {
+      if (i < header_.size() && header_[i] == names[i]) continue;
+      const std::string found = i < header_.size() ? "'" + header_[i] + "'" : "missing";
+      fail("header column " + std::to_string(i + 1) + " is " + found + ", expected '" + names[i] +
+           "': " + what + " (" + std::to_string(width) + " columns, " +
+           names[i - static_cast<std::size_t>(k)] + ".." +
+           names[i - static_cast<std::size_t>(k) + static_cast<std::size_t>(width) - 1] +
+           ") is short or misnamed");
+    }
+  }
+  if (header_.size() != names.size()) {
+    fail("header has " + std::to_string(header_.size()) + " columns, expected " +
+         std::to_string(names.size()) + " (the last, " + names.back() + ", is column " +
+         std::to_string(names.size()) + ")");
+  }
+  return header_;
+}
+
 const std::vector<std::string>& CsvReader::read_header(std::size_t columns) {
+  read_header_line(columns);
+  if (header_.size() != columns) {
+    fail("header has " + std::to_string(header_.size()) + " columns, expected " +
+         std::to_string(columns));
+  }
+  return header_;
+}
+
+void CsvReader::read_header_line(std::size_t columns) {
   if (!next_nonblank_line()) {
     throw InputError(name_ + ":" + std::to_string(line_number_ + 1) +
                      ": empty file, expected a header line with " + std::to_string(columns) +
@@ -136,11 +169,6 @@ const std::vector<std::string>& CsvReader::read_header(std::size_t columns) {
   if (parse_double(header_.front(), number)) {
     fail("expected a header line (e.g. t,q1,...), found numbers");
   }
-  if (header_.size() != columns) {
-    fail("header has " + std::to_string(header_.size()) + " columns, expected " +
-         std::to_string(columns));
-  }
-  return header_;
 }
 
 bool CsvReader::next_row(Eigen::Ref<VecX<double>> row) {
@@ -184,6 +212,45 @@ std::vector<std::string> column_names(const std::vector<std::string>& prefixes, 
       names.push_back(prefix + std::to_string(i));
   }
   return names;
+}
+
+std::vector<std::string> base_column_names(const std::string& prefix) {
+  if (prefix == "q")
+    return {"base_x", "base_y", "base_z", "base_qx", "base_qy", "base_qz", "base_qw"};
+  if (prefix == "qd") return {"base_vx", "base_vy", "base_vz", "base_wx", "base_wy", "base_wz"};
+  return {"base_dvx", "base_dvy", "base_dvz", "base_dwx", "base_dwy", "base_dwz"};
+}
+
+void normalise_base_quaternion(const CsvReader& reader, Eigen::Ref<VecX<double>> quaternion,
+                               std::size_t qw_column) {
+  const double norm = quaternion.norm();
+  if (!(std::abs(norm - 1) <= 1e-6)) {
+    reader.fail("column " + std::to_string(qw_column) +
+                " (base_qw): the base quaternion base_qx..base_qw has norm " + shortest(norm) +
+                ", which differs from 1 by more than 1e-6");
+  }
+  quaternion /= norm;
+}
+
+StateColumns state_columns(const std::vector<std::string>& prefixes, int n, bool floating) {
+  static const std::map<std::string, std::string> meaning = {
+      {"q", "coordinates"}, {"qd", "rates"}, {"qdd", "accelerations"}};
+  StateColumns c;
+  c.names = {"t"};
+  c.blocks = {{"the time", 1}};
+  for (const std::string& prefix : prefixes) {
+    const auto it = meaning.find(prefix);
+    const std::string what = it != meaning.end() ? it->second : prefix;
+    if (floating) {
+      const std::vector<std::string> base = base_column_names(prefix);
+      c.names.insert(c.names.end(), base.begin(), base.end());
+      c.blocks.emplace_back("the block of the base's " + what, static_cast<int>(base.size()));
+    }
+    for (int i = 1; i <= n; ++i)
+      c.names.push_back(prefix + std::to_string(i));
+    c.blocks.emplace_back("the block of the joints' " + what, n);
+  }
+  return c;
 }
 
 CsvWriter::CsvWriter(std::ostream& out) : stream_(&out) {

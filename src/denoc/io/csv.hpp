@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "denoc/model/spatial.hpp"
@@ -22,6 +23,11 @@ class CsvReader {
   const std::vector<std::string>& read_header(std::size_t columns);
   // The same, and checks the names too (docs/errors.md: right count, wrong names is an error).
   const std::vector<std::string>& read_header(const std::vector<std::string>& names);
+  // The same for a header made of named blocks of columns (state_columns): the first name that
+  // differs is reported with the block it belongs to, so that a short block is named as such.
+  const std::vector<std::string>& read_header(
+      const std::vector<std::string>& names,
+      const std::vector<std::pair<std::string, int>>& blocks);
 
   // Reads the next data row into `row` (size = columns); false at the end of the input.
   // Blank lines are skipped. Throws InputError naming the line for a malformed row, a line
@@ -45,6 +51,7 @@ class CsvReader {
  private:
   bool next_nonblank_line();
   bool next_line();
+  void read_header_line(std::size_t columns);
 
   std::istream& in_;
   std::string name_;
@@ -60,6 +67,22 @@ class CsvReader {
 // The header names t, then p1..pn for each prefix p in turn: {"q", "qd", "qdd"} gives the
 // trajectory file's t,q1..qn,qd1..qdn,qdd1..qddn (docs/csv.md).
 std::vector<std::string> column_names(const std::vector<std::string>& prefixes, int n);
+
+// With a floating base (docs/floating-base.md) each block of the state is the base's then the
+// joints': q is base_x,base_y,base_z,base_qx,base_qy,base_qz,base_qw,q1..qn; qd is
+// base_vx..base_wz,qd1..qdn; qdd base_dvx..base_dwz,qdd1..qddn.
+struct StateColumns {
+  std::vector<std::string> names;                   // t, then every block
+  std::vector<std::pair<std::string, int>> blocks;  // what each block is, and its width
+};
+StateColumns state_columns(const std::vector<std::string>& prefixes, int n, bool floating);
+// A floating base's quaternion (x, y, z, w) read in the current row of `reader`, normalised in
+// place; InputError naming the line and the column base_qw (column `qw_column`, 1-based) when its
+// norm differs from 1 by more than 1e-6 (docs/floating-base.md).
+void normalise_base_quaternion(const CsvReader& reader, Eigen::Ref<VecX<double>> quaternion,
+                               std::size_t qw_column);
+// The base's columns that come before p1..pn for the prefix p ("q", "qd" or "qdd").
+std::vector<std::string> base_column_names(const std::string& prefix);
 
 // Parses a whole field as a finite decimal double with at most one leading sign (surrounding
 // spaces and tabs allowed; no hex, quotes, nan or inf: docs/errors.md); false if it is not one.

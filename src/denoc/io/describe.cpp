@@ -127,7 +127,14 @@ void summary(std::ostream& out, const RobotFile& robot) {
     revolute += l.type == JointType::revolute;
   out << "joints: " << links.size() << " (" << revolute << " revolute, "
       << links.size() - static_cast<std::size_t>(revolute) << " prismatic)\n"
-      << "gravity: " << v3(robot.model.gravity()) << " m/s^2 in the base frame\n";
+      << "gravity: " << v3(robot.model.gravity()) << " m/s^2 in the "
+      << (robot.model.floating() ? "world" : "base") << " frame\n";
+  if (robot.model.floating()) {  // docs/floating-base.md
+    const RigidBody<double>& body = robot.model.base_body();
+    out << "base: floating, 7 + " << links.size() << " coordinates and 6 + " << links.size()
+        << " rates; its body " << body.mass << " kg, mass centre " << v3(body.com)
+        << " m in the base frame\n";
+  }
   if (robot.base) {
     out << "base placement of the DH frame 0: " << v3(robot.base->p) << ", rpy "
         << v3(180 / M_PI * rpy_of(robot.base->R)) << " deg\n";

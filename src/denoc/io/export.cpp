@@ -475,6 +475,14 @@ void emit_link(YAML::Emitter& out, const RobotFile& robot, const DhLink<double>&
   out << YAML::EndMap;
 }
 
+// A rigid body's block: mass, com, inertia (the payload, the floating base's body).
+void emit_rigid_body(YAML::Emitter& out, const char* key, const RigidBody<double>& body) {
+  out << YAML::Key << key << YAML::Value << YAML::BeginMap << YAML::Key << "mass" << YAML::Value
+      << num(body.mass) << YAML::Key << "com" << YAML::Value << body.com;
+  emit_inertia(out, body.inertia);
+  out << YAML::EndMap;
+}
+
 // The tool frame, relative to the fitted table's last link frame (the model keeps it relative
 // to J_n, whose x axis the table need not keep), and the payload on it. A URDF's tool frame is
 // its tip link's frame; without this block the last link frame would take its place.
@@ -491,20 +499,18 @@ void emit_tool_and_payload(YAML::Emitter& out, const RobotFile& robot, const DhF
     out << YAML::Key << "tool" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "xyz"
         << YAML::Value << xyz << YAML::Key << "rpy" << YAML::Value << rpy << YAML::EndMap;
   }
-  if (!has_payload) return;
-  const Payload<double>& p = robot.model.payload();
-  out << YAML::Key << "payload" << YAML::Value << YAML::BeginMap << YAML::Key << "mass"
-      << YAML::Value << num(p.mass) << YAML::Key << "com" << YAML::Value << p.com;
-  emit_inertia(out, p.inertia);
-  out << YAML::EndMap;
+  if (has_payload) emit_rigid_body(out, "payload", robot.model.payload());
 }
 
+// Joint values in angle_unit deg; a floating base's, before them, in SI units.
 void emit_joint_values(YAML::Emitter& out, const char* key, const VecX<double>& v,
                        const RobotFile& robot) {
   out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  const Eigen::Index base = v.size() - robot.model.dof();
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     const bool revolute =
-        robot.model.links()[static_cast<std::size_t>(i)].type == JointType::revolute;
+        i >= base &&
+        robot.model.links()[static_cast<std::size_t>(i - base)].type == JointType::revolute;
     out << num(revolute ? v[i] * kDegrees : v[i]);
   }
   out << YAML::EndSeq;
@@ -542,14 +548,19 @@ void emit_header(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit,
     out << YAML::Key << "inertia_checks" << YAML::Value << "warn"
         << YAML::Comment("some link has no mass or breaks the triangle inequality");
   }
-  if (!fit.base) return;
+  if (!fit.base) {
+    if (robot.model.floating()) out << YAML::Key << "base" << YAML::Value << "floating";
+    return;
+  }
   out << YAML::Newline
       << YAML::Comment(std::string("The first joint axis is not where a ") + convention +
                        " DH table starts from, so the DH frame 0 is placed in the\nbase frame "
                        "by `base` (URDF-style: R = Rz(yaw) Ry(pitch) Rx(roll), in angle_unit).")
       << YAML::Key << "base" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "xyz"
       << YAML::Value << fit.base->p << YAML::Key << "rpy" << YAML::Value
-      << Vec3<double>(kDegrees * rpy_of(fit.base->R)) << YAML::EndMap;
+      << Vec3<double>(kDegrees * rpy_of(fit.base->R));
+  if (robot.model.floating()) out << YAML::Key << "type" << YAML::Value << "floating";
+  out << YAML::EndMap;
 }
 
 }  // namespace
@@ -564,6 +575,7 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
     emit_link(yaml, robot, fit.rows[i], i, names);
   yaml << YAML::EndSeq;
   emit_tool_and_payload(yaml, robot, fit);
+  if (robot.model.floating()) emit_rigid_body(yaml, "base_body", robot.model.base_body());
   emit_initial_and_trajectory(yaml, robot);
   yaml << YAML::EndMap;
   if (!yaml.good()) throw RunError(std::string("--export: YAML emitter: ") + yaml.GetLastError());
@@ -765,7 +777,13 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
   }
   TiXmlElement& root = *add(doc, "robot");
   set(root, "name", robot_name);
-  add_link(root, names.base);
+  TiXmlElement& base = add_link(root, names.base);
+  if (robot.model.floating()) {  // docs/floating-base.md: read back with --floating-base
+    const RigidBody<double>& body = robot.model.base_body();
+    base.LinkEndChild(new TiXmlComment(" the floating base's body: read with --floating-base "));
+    add_inertial(base, body.mass, body.com, body.inertia);
+    notes.push_back("URDF cannot say that the base floats: read the file with --floating-base");
+  }
   bool lost_drive = false;
   for (std::size_t i = 0; i < robot.model.links().size(); ++i) {
     const int parent = robot.model.parent(static_cast<int>(i));  // each joint's parent link

@@ -235,20 +235,22 @@ Transform<double> read_tool(const Reader& reader, const YamlNode& node, double a
   return tool;
 }
 
-// The `payload` block (docs/robot-file.md): mass > 0, com and inertia in the tool frame.
-Payload<double> read_payload(const Reader& reader, const YamlNode& node) {
-  if (!node.is_map()) reader.fail("payload", node, "expected a map with mass, com, inertia");
-  reader.check_keys(node, "payload", {"mass", "com", "inertia"});
-  Payload<double> payload;
-  if (!node["mass"]) reader.fail_missing("payload.mass", node, "expected the payload's mass in kg");
-  payload.mass = reader.number(node["mass"], "payload.mass");
-  if (!(payload.mass > 0)) reader.fail("payload.mass", node["mass"], "must be positive");
-  if (node["com"]) payload.com = reader.vector(node["com"], "payload.com", 3);
-  InertiaChecks strict;  // a payload is one rigid body: inertia_checks: warn is for links only
-  if (node["inertia"]) {
-    payload.inertia = read_inertia(reader, node["inertia"], "payload.inertia", strict);
-  }
-  return payload;
+// A rigid body's block (docs/robot-file.md): mass > 0, com and inertia in its frame. The
+// `payload` on the tool frame, and the floating base's `base_body` in the base frame.
+RigidBody<double> read_rigid_body(const Reader& reader, const YamlNode& node,
+                                  const std::string& key) {
+  if (!node.is_map()) reader.fail(key, node, "expected a map with mass, com, inertia");
+  reader.check_keys(node, key, {"mass", "com", "inertia"});
+  RigidBody<double> body;
+  if (!node["mass"])
+    reader.fail_missing(key + ".mass", node, "expected the " + key + "'s mass in kg");
+  body.mass = reader.number(node["mass"], key + ".mass");
+  if (!(body.mass > 0)) reader.fail(key + ".mass", node["mass"], "must be positive");
+  if (node["com"]) body.com = reader.vector(node["com"], key + ".com", 3);
+  InertiaChecks strict;  // one rigid body: inertia_checks: warn is for links only
+  if (node["inertia"])
+    body.inertia = read_inertia(reader, node["inertia"], key + ".inertia", strict);
+  return body;
 }
 
 // Joint values in a robot file are in angle_unit for revolute joints and in m for prismatic.
@@ -264,13 +266,26 @@ void read_initial(const Reader& reader, const YamlNode& node, RobotFile& robot) 
   if (!node.is_map()) reader.fail("initial", node, "expected a map with q and qd");
   reader.check_keys(node, "initial", {"q", "qd"});
   const std::size_t n = robot.dh.size();
+  // With a floating base the base's 7 coordinates and 6 rates come first, in SI units
+  // (docs/floating-base.md), the quaternion of unit norm to 1e-6.
+  const std::size_t nq = robot.floating_base ? n + 7 : n, nv = robot.floating_base ? n + 6 : n;
+  const auto joints = [&](VecX<double> v) {
+    v.tail(static_cast<Eigen::Index>(n)) =
+        to_si(v.tail(static_cast<Eigen::Index>(n)), robot.dh, robot.angle_scale);
+    return v;
+  };
   if (node["q"]) {
-    robot.initial_q = to_si(reader.vector(node["q"], "initial.q", n), robot.dh, robot.angle_scale);
+    robot.initial_q = joints(reader.vector(node["q"], "initial.q", nq));
+    if (robot.floating_base) {
+      const double norm = robot.initial_q->segment<4>(3).norm();
+      if (!(std::abs(norm - 1) <= 1e-6))
+        reader.fail("initial.q", node["q"],
+                    "the base quaternion (entries 4-7) has norm " + std::to_string(norm) +
+                        ", not 1 to 1e-6");
+      robot.initial_q->segment<4>(3) /= norm;
+    }
   }
-  if (node["qd"]) {
-    robot.initial_qd =
-        to_si(reader.vector(node["qd"], "initial.qd", n), robot.dh, robot.angle_scale);
-  }
+  if (node["qd"]) robot.initial_qd = joints(reader.vector(node["qd"], "initial.qd", nv));
 }
 
 void read_trajectory(const Reader& reader, const YamlNode& node, RobotFile& robot) {
@@ -296,16 +311,29 @@ void read_trajectory(const Reader& reader, const YamlNode& node, RobotFile& robo
 }
 
 // `base: {xyz: [x, y, z], rpy: [roll, pitch, yaw]}`: the DH frame 0 in the base frame, rotated
-// by Rz(yaw) Ry(pitch) Rx(roll) as in URDF, the angles in angle_unit (README, "Export").
-Transform<double> read_base(const Reader& reader, const YamlNode& node, double angle_scale) {
-  if (!node.is_map()) reader.fail("base", node, "expected a map {xyz: [x, y, z], rpy: [r, p, y]}");
-  reader.check_keys(node, "base", {"xyz", "rpy"});
+// by Rz(yaw) Ry(pitch) Rx(roll) as in URDF, the angles in angle_unit (README, "Export"); the map
+// may say `type: floating`, and `base: floating` (or `fixed`) says only that
+// (docs/floating-base.md).
+void read_base(const Reader& reader, const YamlNode& node, RobotFile& robot) {
+  if (node.is_scalar()) {
+    robot.floating_base = reader.choice(node, "base", {"fixed", "floating"}) == "floating";
+    return;
+  }
+  if (!node.is_map()) {
+    reader.fail("base", node, "expected fixed, floating or a map {xyz: [x, y, z], rpy: [r, p, y]}");
+  }
+  reader.check_keys(node, "base", {"xyz", "rpy", "type"});
+  if (node["type"])
+    robot.floating_base =
+        reader.choice(node["type"], "base.type", {"fixed", "floating"}) == "floating";
+  if (!node["xyz"] && !node["rpy"]) return;
   Transform<double> base;
   if (node["xyz"]) base.p = reader.vector(node["xyz"], "base.xyz", 3);
   if (node["rpy"]) {
-    base.R = rotation_from_rpy<double>(angle_scale * reader.vector(node["rpy"], "base.rpy", 3));
+    base.R =
+        rotation_from_rpy<double>(robot.angle_scale * reader.vector(node["rpy"], "base.rpy", 3));
   }
-  return base;
+  robot.base = base;
 }
 
 }  // namespace
@@ -455,22 +483,36 @@ RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
   const YamlNode root = document.root();
   reader.check_keys(root, "",
                     {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
-                     "trajectory", "tool", "payload", "base", "inertia_checks"});
+                     "trajectory", "tool", "payload", "base", "base_body", "inertia_checks"});
   RobotFile robot;
   robot.path = path;
   const Vec3<double> gravity = read_header(reader, root, robot);
   read_links(reader, root, robot);
   read_parents(reader, root["links"], robot);
   // Drives, tool and payload, built into the model once.
-  if (root["base"]) robot.base = read_base(reader, root["base"], robot.angle_scale);
+  if (root["base"]) read_base(reader, root["base"], robot);
+  if (robot.floating_base && !root["base_body"])
+    reader.fail_missing("base_body", root, "a floating base needs its body's mass, com, inertia");
+  // A fixed base's body is read and checked, and moves nothing: base: floating makes it count.
+  if (root["base_body"] && !robot.floating_base)
+    read_rigid_body(reader, root["base_body"], "base_body");
   std::vector<LinkSpec<double>> specs =
       links_from_dh(robot.convention, robot.dh, robot.base.value_or(Transform<double>()));
   read_drives(reader, root["links"], robot, specs);
   if (root["tool"]) robot.tool = read_tool(reader, root["tool"], robot.angle_scale);
-  if (root["payload"]) robot.payload = read_payload(reader, root["payload"]);
+  if (root["payload"]) robot.payload = read_rigid_body(reader, root["payload"], "payload");
   const Transform<double> last_link_frame = split_dh(robot.convention, robot.dh.back()).post;
-  robot.model = Model<double>(specs, gravity, last_link_frame * robot.tool, robot.payload);
+  if (robot.floating_base) {
+    robot.model = Model<double>(specs, gravity, last_link_frame * robot.tool, robot.payload,
+                                read_rigid_body(reader, root["base_body"], "base_body"));
+  } else {
+    robot.model = Model<double>(specs, gravity, last_link_frame * robot.tool, robot.payload);
+  }
   if (root["initial"]) read_initial(reader, root["initial"], robot);
+  if (root["trajectory"] && robot.floating_base)
+    reader.fail("trajectory", root["trajectory"],
+                "a cycloidal trajectory moves the joints only; with a floating base give ridim a "
+                "trajectory CSV with the base's columns");
   if (root["trajectory"]) read_trajectory(reader, root["trajectory"], robot);
   return robot;
 }
@@ -535,6 +577,11 @@ RobotFile load_robot_file(const std::string& path, const std::vector<Override>& 
   }
   if (!chain.base_link.empty() || !chain.tip_link.empty()) {
     throw InputError(path + ": --base and --tip choose the chain of a URDF only");
+  }
+  if (chain.floating_base) {
+    throw InputError(path +
+                     ": --floating-base is for a URDF; a robot YAML says base: floating "
+                     "and gives its base_body");
   }
   if (chain.inertia_checks_warn) {
     throw InputError(path +

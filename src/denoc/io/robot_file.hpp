@@ -47,6 +47,9 @@ struct RobotFile {
   // `base:` (YAML): the placement of the DH frame 0 in the base frame, when it is not the
   // identity (a chain whose first axis is not the base z axis; see README, "Export").
   std::optional<Transform<double>> base;
+  // `base: floating` (YAML, with `base_body`) or --floating-base (URDF): the model's base moves
+  // freely (docs/floating-base.md); initial_q and initial_qd then hold 7 + n and 6 + n values.
+  bool floating_base = false;
   // URDF <dynamics damping="B" friction="Tc"/> of each chain joint (zero when absent), as read:
   // docs/urdf.md makes them the joint's drive B and Tc with G = 1, so the dynamics include them
   // (ridim's torques, rfdsim's friction); kept here for --describe.
@@ -66,6 +69,9 @@ struct ChainSelection {
   // --inertia-checks warn (docs/robot-file.md for URDF, which has no inertia_checks key): a link
   // whose principal moments break the triangle inequality is accepted with a warning. URDF only.
   bool inertia_checks_warn = false;
+  // --floating-base (docs/floating-base.md): the base link moves freely, its rigid group (the
+  // links fixed joints join to it, branches off a --tip chain locked) its body.
+  bool floating_base = false;
 };
 
 // Reads and validates a robot file, after applying the --set overrides to it (overrides.hpp);

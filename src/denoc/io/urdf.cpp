@@ -372,6 +372,7 @@ struct ChainRead {
   std::vector<LockedJoint> locked;
   std::vector<std::string> mimics;
   Pose link_in_joint_frame;  // the current link's frame seen from J_{i-1} (J_0 = base)
+  MassProperties base_body;  // the base's rigid group, in the base frame
 };
 
 // A joint's <dynamics>, as the drive they are read as, checked as a robot YAML's drive is.
@@ -430,7 +431,7 @@ void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>
 ChainRead read_chain(UrdfReader& reader, const urdf::Link& base,
                      const std::vector<const urdf::Joint*>& joints, RobotFile& robot) {
   ChainRead chain;
-  reader.rigid_group(base, next_moving(joints, 0), chain.locked);  // checks the base's inertials
+  chain.base_body = reader.rigid_group(base, next_moving(joints, 0), chain.locked);
   for (std::size_t k = 0; k < joints.size(); ++k) {
     if (joints[k]->type == urdf::Joint::FIXED) {
       chain.link_in_joint_frame =
@@ -476,8 +477,9 @@ class TreeRead {
 
   std::vector<LinkSpec<double>> links;
   std::vector<std::string> mimics;
-  Pose tool;        // the last joint's child link frame in its joint frame J_n
-  std::string tip;  // that link's name
+  Pose tool;                 // the last joint's child link frame in its joint frame J_n
+  std::string tip;           // that link's name
+  MassProperties base_body;  // the base link and the links fixed to it, in the base frame
 
  private:
   // Joint i: placed in its parent body's joint frame, its body's mass properties summed later.
@@ -495,12 +497,15 @@ class TreeRead {
     return static_cast<int>(links.size()) - 1;
   }
 
-  // The link's inertial joined to its body's (the base's only checked).
+  // The link's inertial joined to its body's (the base's kept for a floating base).
   void add_mass(const urdf::Link& l, int body, const Pose& pose) {
     MassProperties m = reader_.inertial(l);
-    if (body < 0) return;
     m.com = pose * m.com;
     m.inertia = pose.R * m.inertia * pose.R.transpose();
+    if (body < 0) {
+      base_body = combine(base_body, m);
+      return;
+    }
     LinkSpec<double>& spec = links[static_cast<std::size_t>(body)];
     const MassProperties sum = combine({spec.mass, spec.com, spec.inertia}, m);
     spec.mass = sum.mass;
@@ -540,6 +545,19 @@ void chain_warnings(const ChainRead& chain, const UrdfReader& reader, const std:
 
 namespace {
 
+// The model of the links read, with gravity along the world's -z; with --floating-base its base
+// moves freely carrying `base_body` (docs/floating-base.md), which must then have a mass.
+Model<double> urdf_model(const std::vector<LinkSpec<double>>& links, const RobotFile& robot,
+                         const MassProperties& base_body) {
+  const Vec3<double> gravity(0, 0, -9.81);
+  if (!robot.floating_base) return Model<double>(links, gravity, robot.tool, Payload<double>());
+  if (!(base_body.mass > 0))
+    throw InputError(robot.path +
+                     ": --floating-base: the base link and the links fixed to it have "
+                     "no mass (a free base needs one)");
+  return Model<double>(links, gravity, robot.tool, Payload<double>(), base_body);
+}
+
 // The whole tree below `base` (no --tip, several leaves end chains): its tool frame is the frame
 // of the link that the last joint (depth-first) moves.
 void read_whole_tree(UrdfReader& reader, const urdf::Link& base, RobotFile& robot) {
@@ -550,7 +568,7 @@ void read_whole_tree(UrdfReader& reader, const urdf::Link& base, RobotFile& robo
   chain_warnings(warnings, reader, "", robot);
   robot.tool = tree.tool;
   robot.tip_link = tree.tip;
-  robot.model = Model<double>(tree.links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
+  robot.model = urdf_model(tree.links, robot, tree.base_body);
 }
 
 }  // namespace
@@ -570,6 +588,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   robot.name = urdf.getName();
   robot.source = path;
   robot.angle_scale = 1;
+  robot.floating_base = selection.floating_base;
   if (!tip) {
     read_whole_tree(reader, base, robot);
     return robot;
@@ -584,8 +603,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   // the tool frame of pose, jacobian and --wrench; what hangs there is in the last body already.
   robot.tool = chain.link_in_joint_frame;
   robot.tip_link = tip->name;
-  robot.model =
-      Model<double>(chain.links, Vec3<double>(0, 0, -9.81), robot.tool, Payload<double>());
+  robot.model = urdf_model(chain.links, robot, chain.base_body);
   return robot;
 }
 
@@ -696,8 +714,11 @@ void apply_overrides(RobotFile& robot, const std::vector<Override>& overrides,
   }
   robot.warnings.insert(robot.warnings.end(), checked.warnings.begin(), checked.warnings.end());
   robot.check_positive_definite = robot.check_positive_definite || checked.check_positive_definite;
-  robot.model = Model<double>(links, reach.gravity ? checked.model.gravity() : g,
-                              robot.model.tool(), robot.model.payload());
+  const Vec3<double> gravity = reach.gravity ? checked.model.gravity() : g;
+  robot.model = robot.model.floating()
+                    ? Model<double>(links, gravity, robot.model.tool(), robot.model.payload(),
+                                    robot.model.base_body())
+                    : Model<double>(links, gravity, robot.model.tool(), robot.model.payload());
   robot.drives.clear();
   for (const LinkSpec<double>& link : links)
     robot.drives.push_back(link.drive);
