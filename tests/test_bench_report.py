@@ -5,7 +5,8 @@ every ratio, target verdict and count the report prints is known:
 - table: suite/KDL ratios (medians, or the paired timings where they exist), float/KDL ratios,
   a noisy time marked *, the O(n^2) inverse's targets and per-entry cost, the crossover, the
   ridim throughput and memory rows, the rfdsim cost model, and "Targets met: 7 of 11.";
-- race: the fastest peer, the ratio and its verdict, ns formatting;
+- race: the fastest peer, the ratio and its verdict, ns formatting, the trees' and the
+  floating-base trees' targets (1.2 against Pinocchio; none for a quantity timed for the record);
 - variants: one column per build, bold below the target, the fastest peer's letter, the count
   of targets missed;
 - bad usage prints the usage and fails.
@@ -118,7 +119,11 @@ def race_file(tmp, name, id_ratio, fd_ratio):
                   pinocchio_world_ns=140, best_ratio=id_ratio),
         iteration("race/fd/n:6", suite_ns=50.5, rbdl_ns=60, best_ratio=fd_ratio),
         iteration("race/chol/simple_humanoid", suite_ns=80, pinocchio_ns=90,
-                  pinocchio_world_ns=92, best_ratio=1.125)])
+                  pinocchio_world_ns=92, best_ratio=1.125),
+        iteration("race/fd/solo12_floating", suite_ns=400, pinocchio_ns=500,
+                  pinocchio_world_ns=520, best_ratio=1.25),
+        iteration("race/chol/solo12_floating", suite_ns=200, pinocchio_ns=180,
+                  pinocchio_world_ns=190, best_ratio=0.9)])
 
 
 def check_race(tmp):
@@ -135,6 +140,20 @@ def check_race(tmp):
                               "simple humanoid (tree, 29 joints)"])
     check(cells[2:10] == ["80.0", "—", "90.0", "92.0", "Pinocchio LOCAL", "1.12", "1.2", "**no**"],
           f"race tree row {cells}")
+    # A floating-base tree: aba at 1.2 against Pinocchio's free-flyer; its factorisation for the
+    # record (no target), after the fixed-base trees.
+    cells = row_of(r.stdout, ["forward dynamics O(n)",
+                              "Solo 12 quadruped, floating base (6 + 12 rates)"])
+    check(cells[2:10] == ["400", "—", "500", "520", "Pinocchio LOCAL", "1.25", "1.2", "yes"],
+          f"race floating fd row {cells}")
+    cells = row_of(r.stdout, ["sparse Cholesky of the inertia matrix (against cholesky::decompose)",
+                              "Solo 12 quadruped, floating base (6 + 12 rates)"])
+    check(cells[7:10] == ["0.90", "—", "—"], f"race floating chol row {cells}")
+    lines = r.stdout.splitlines()
+    fd_models = [line.split("|")[2].strip() for line in lines
+                 if line.startswith("| forward dynamics O(n) |")]
+    check(fd_models == ["chain n = 6", "Solo 12 quadruped, floating base (6 + 12 rates)"],
+          f"race fd rows in order {fd_models}")
     r = run([sys.executable, bench_report, "variants", "gcc=" + os.path.join(tmp, "a.json"),
              "clang=" + race_file(tmp, "b.json", 1.35, 1.31)])
     check(r.returncode == 0, f"variants: exit {r.returncode}: {r.stderr}")
@@ -143,6 +162,9 @@ def check_race(tmp):
     check(cells[2:5] == ["**1.100** (R)", "1.310 (R)", "1.3"], f"variants fd row {cells}")
     cells = row_of(r.stdout, ["inverse dynamics", "Stanford arm"])
     check(cells[2:4] == ["1.300 (P)", "1.350 (P)"], f"variants id row {cells}")
+    cells = row_of(r.stdout, ["forward dynamics O(n)",
+                              "Solo 12 quadruped, floating base (6 + 12 rates)"])
+    check(cells[2:5] == ["1.250 (P)", "1.250 (P)", "1.2"], f"variants floating fd row {cells}")
     check("Targets missed: 3." in r.stdout, "variants: targets missed")
 
 

@@ -30,6 +30,10 @@ MODELS = ["stanford"] + ["n:%d" % n for n in CHAINS]
 # The trees (robots/*.urdf, fixed base), raced against Pinocchio reading the same URDF.
 TREES = {"solo12": "Solo 12 quadruped (tree, 12 joints)",
          "simple_humanoid": "simple humanoid (tree, 29 joints)"}
+# The same trees on a floating base (the suite's floating/ routes), raced against Pinocchio's
+# free-flyer root joint (6 + n rates).
+FLOATING = {"solo12_floating": "Solo 12 quadruped, floating base (6 + 12 rates)",
+            "simple_humanoid_floating": "simple humanoid, floating base (6 + 29 rates)"}
 FLAT_NS = [24, 48, 96, 192, 384, 1000]
 
 # suite quantity -> (label, KDL benchmark, KDL label, target ratio or None)
@@ -216,6 +220,8 @@ def fmt_ratio(r):
 def model_label(m):
     if m in TREES:
         return TREES[m]
+    if m in FLOATING:
+        return FLOATING[m]
     return "Stanford arm" if m == "stanford" else "chain n = %s" % m[2:]
 
 
@@ -481,18 +487,25 @@ RACE = [
     ("chol", "sparse Cholesky of the inertia matrix (against cholesky::decompose)", None),
 ]
 # On the trees, against Pinocchio: rnea, aba, crba and the sparse factorisation at 1.2x; the
-# others timed for the record.
+# others timed for the record. On the floating-base trees, against its free-flyer: rnea, aba and
+# crba at 1.2x; the others (the Cholesky route, the inverse, the factorisation) for the record.
 TREE_TARGETS = {"id": 1.2, "fd": 1.2, "gim": 1.2, "chol": 1.2}
+FLOATING_TARGETS = {"id": 1.2, "fd": 1.2, "gim": 1.2}
 
 
 def target_for(q, m, chain_target):
-    return TREE_TARGETS.get(q) if m in TREES else chain_target
+    if m in TREES:
+        return TREE_TARGETS.get(q)
+    if m in FLOATING:
+        return FLOATING_TARGETS.get(q)
+    return chain_target
 
 
 def race_rows():
-    """(quantity, label, model, target) in the order of the tables: the chains, then the trees."""
+    """(quantity, label, model, target) in the order of the tables: the chains, the trees, then
+    the floating-base trees."""
     for q, label, target in RACE:
-        for m in MODELS + list(TREES):
+        for m in MODELS + list(TREES) + list(FLOATING):
             yield q, label, m, target_for(q, m, target)
 PEERS = [("rbdl", "RBDL"), ("pinocchio", "Pinocchio LOCAL"), ("pinocchio_world", "Pinocchio WORLD")]
 
@@ -533,7 +546,9 @@ def race_table(path):
     print()
     print("Ratio: the median over the rounds of (fastest peer's time in the round) / (suite's "
           "time in the round); the columns of ns are medians over the rounds. Pinocchio only up "
-          "to n = 400 (its Data allocates n^3 tensors); rnea has no convention (one column).")
+          "to n = 400 (its Data allocates n^3 tensors); rnea has no convention (one column). "
+          "Floating base: the suite's floating-base routes against Pinocchio's free-flyer root "
+          "joint, the base's six rates first; aba given [0_6; joint torques].")
 
 
 def variants_table(args):

@@ -27,10 +27,14 @@
 //                                             computeCoriolisMatrix; chol (trees) the sparse
 //                                             factorisation against cholesky::decompose
 //   model: stanford, n:<n> for the benchmark chains, solo12 and simple_humanoid for the trees
-//          (robots/*.urdf, fixed base; the suite and Pinocchio only).
+//          (robots/*.urdf, fixed base; the suite and Pinocchio only), solo12_floating and
+//          simple_humanoid_floating for the same trees on a floating base (the suite's floating/
+//          routes against Pinocchio's free-flyer root joint; race/ only: id fd gim fd_chol inv
+//          chol, no coriolis).
 //
-//   denoc_bench --check also prints the agreement of the suite with the peers built in, and the
-//   check before timing fails (exit 1) when they disagree. Saha's C is not Pinocchio's (the
+//   denoc_bench --check also prints the agreement of the suite with the peers built in (the
+//   floating-base trees also block by block: check_floating), and the check before timing fails
+//   (exit 1) when they disagree. Saha's C is not Pinocchio's (the
 //   Christoffel-symbol form): check_coriolis compares what must agree (docs/coriolis.md).
 //
 // Every iteration takes the next entry of a pool of random states generated before timing, and
@@ -90,6 +94,8 @@ struct ModelSpec {
   Vec3<double> gravity;
   denoc::Model<double> model;
   bool tree() const { return !urdf.empty(); }
+  // A tree on a floating base (docs/floating-base.md): q has 7 + n entries, the rates 6 + n.
+  bool floating() const { return model.floating(); }
 };
 
 // The benchmark chains: n revolute joints, standard DH, alternating alpha = -+90 deg,
@@ -131,14 +137,18 @@ ModelSpec stanford_model() {
   return spec;
 }
 
-// The trees, fixed base, from the shipped URDFs: the quadruped Solo 12 (4 legs of 3 joints) and
-// the simple humanoid (29 joints; the model of Pinocchio's own benchmarks). Timed against
-// Pinocchio reading the same file (peers.hpp); KDL and RBDL take no part.
-ModelSpec tree_model(const std::string& name, const std::string& file) {
+// The trees from the shipped URDFs: the quadruped Solo 12 (4 legs of 3 joints) and the simple
+// humanoid (29 joints; the model of Pinocchio's own benchmarks), on a fixed base or (floating)
+// a floating one, <name>_floating (the base link and the links fixed to it the base body, as
+// Pinocchio's free-flyer root joint carries them). Timed against Pinocchio reading the same file
+// (peers.hpp); KDL and RBDL take no part.
+ModelSpec tree_model(const std::string& name, const std::string& file, bool floating = false) {
   ModelSpec spec;
-  spec.name = name;
+  spec.name = floating ? name + "_floating" : name;
   spec.urdf = std::string(DENOC_ROBOTS_DIR) + "/" + file;
-  const denoc::RobotFile robot = denoc::load_robot_file(spec.urdf);
+  denoc::ChainSelection selection;
+  selection.floating_base = floating;
+  const denoc::RobotFile robot = denoc::load_robot_file(spec.urdf, {}, selection);
   spec.gravity = robot.model.gravity();
   spec.model = robot.model;
   return spec;
@@ -177,19 +187,37 @@ int pool_entries(int n) {
   return n <= 64 ? 256 : std::max(16, 16384 / n);
 }
 
+// With a floating base, q = [position, unit quaternion (x y z w), joints] (7 + n), the rates and
+// accelerations 6 + n (the base's first), and tau = [0_6; joint forces] (the base not actuated:
+// the suite's floating forward dynamics takes its tail, Pinocchio's aba the whole).
 Pool<double> make_pool(const ModelSpec& spec, int entries, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   const int n = spec.model.dof();
+  const int base_q = spec.model.nq() - n, base_v = spec.model.nv() - n;
   Pool<double> pool;
   for (int k = 0; k < entries; ++k) {
-    VecX<double> q(n), qd(n), qdd(n), tau(n);
+    VecX<double> q(n + base_q), qd(n + base_v), qdd(n + base_v), tau(n + base_v);
+    if (spec.floating()) {
+      Eigen::Vector4d quaternion;
+      do {
+        for (int i = 0; i < 4; ++i)
+          quaternion[i] = unit(rng);
+      } while (quaternion.norm() < 0.1 || quaternion.norm() > 1);  // uniform on the sphere
+      q.head<3>() = Vec3<double>(unit(rng), unit(rng), unit(rng));
+      q.segment<4>(3) = quaternion.normalized();
+      for (int i = 0; i < 6; ++i) {
+        qd[i] = 2 * unit(rng);
+        qdd[i] = 5 * unit(rng);
+        tau[i] = 0;
+      }
+    }
     for (int i = 0; i < n; ++i) {
       const bool revolute = spec.model.joint(i).type == JointType::revolute;
-      q[i] = revolute ? M_PI * unit(rng) : 0.5 * unit(rng);
-      qd[i] = 2 * unit(rng);
-      qdd[i] = 5 * unit(rng);
-      tau[i] = 10 * unit(rng);
+      q[base_q + i] = revolute ? M_PI * unit(rng) : 0.5 * unit(rng);
+      qd[base_v + i] = 2 * unit(rng);
+      qdd[base_v + i] = 5 * unit(rng);
+      tau[base_v + i] = 10 * unit(rng);
     }
     pool.q.push_back(q);
     pool.qd.push_back(qd);
@@ -235,6 +263,49 @@ struct SuiteContext {
   SuiteContext(const denoc::Model<S>& m, Pool<S> p)
       : model(m), ws(model), ga(model), fx(model), pool(std::move(p)) {}
 };
+
+// The suite's route for a model, fixed base or floating (floating/, chosen by the model): what
+// the peers' check and the race call. With a floating base the rates, accelerations and forces
+// have 6 + n entries and the forward dynamics take the joint forces alone, the tail of the pool's
+// [0_6; tau]. suite_factor factors the inertia matrix the last suite_gim formed.
+using SuiteModel = denoc::Model<double>;
+using SuiteWorkspace = denoc::Workspace<double>;
+
+const VecX<double>& suite_id(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q,
+                             const VecX<double>& qd, const VecX<double>& qdd) {
+  return m.floating() ? denoc::floating_inverse_dynamics(m, ws, q, qd, qdd)
+                      : denoc::inverse_dynamics(m, ws, q, qd, qdd);
+}
+const VecX<double>& suite_bias(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q,
+                               const VecX<double>& qd) {
+  return m.floating() ? denoc::floating_bias_forces(m, ws, q, qd)
+                      : denoc::bias_forces(m, ws, q, qd);
+}
+const MatX<double>& suite_gim(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q) {
+  return m.floating() ? denoc::floating_inertia(m, ws, q) : denoc::generalized_inertia(m, ws, q);
+}
+const VecX<double>& suite_fd(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q,
+                             const VecX<double>& qd, const VecX<double>& tau) {
+  return m.floating() ? denoc::floating_forward_dynamics(m, ws, q, qd, tau.tail(m.dof()))
+                      : denoc::forward_dynamics(m, ws, q, qd, tau);
+}
+const VecX<double>& suite_fd_chol(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q,
+                                  const VecX<double>& qd, const VecX<double>& tau) {
+  return m.floating() ? denoc::floating_forward_dynamics_cholesky(m, ws, q, qd, tau.tail(m.dof()))
+                      : denoc::forward_dynamics_cholesky(m, ws, q, qd, tau);
+}
+const MatX<double>& suite_inv(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q) {
+  return m.floating() ? denoc::floating_inverse_inertia_udu(m, ws, q)
+                      : denoc::inverse_inertia_udu(m, ws, q);
+}
+const MatX<double>& suite_factor(const SuiteModel& m, SuiteWorkspace& ws) {
+  if (m.floating()) {
+    denoc::factor_floating_inertia(m, ws);
+    return ws.base.factor;
+  }
+  denoc::factor_tree_inertia(m, ws);
+  return ws.gim_factor;
+}
 
 #ifndef DENOC_BENCH_NO_KDL
 // KDL's RNE takes gravity; Vereshchagin takes the root acceleration, which is -gravity
@@ -444,7 +515,8 @@ PeerSet make_peers(const ModelSpec& spec) {
   PeerSet set;
   if (spec.tree()) {
     for (bool world : {false, true}) {
-      if (auto p = denoc_bench::make_pinocchio_urdf(spec.urdf, spec.gravity, world))
+      if (auto p =
+              denoc_bench::make_pinocchio_urdf(spec.urdf, spec.gravity, world, spec.floating()))
         set.peers.push_back(std::move(p));
     }
     return set;
@@ -472,8 +544,10 @@ PeerSet make_peers(const ModelSpec& spec) {
   return set;
 }
 
-// The suite against every peer on 3 random states per model: torques, the inertia matrix (the
-// full symmetric one), and both forward dynamics in torque space (max|M (qdd_suite - qdd_peer)|
+// The suite against every peer on 3 random states per model (the floating-base trees too: the
+// suite's floating/ routes against Pinocchio's free-flyer root, check_floating has them block by
+// block): torques, the inertia matrix (the full symmetric one), and both forward dynamics in
+// torque space (max|M (qdd_suite - qdd_peer)|
 // / max|tau - h|), against the suite's U D U^T (fd) and Cholesky (fd_chol) routes, and on the
 // trees the sparse factor of M = L^T D L (the suite's tree_ltdl against the peer's U D U^T,
 // which is the same factor with L = U^T). Returns false when any differs by more than kTolerance
@@ -498,28 +572,27 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
         header = true;
       }
       const Pool<double> pool =
-          make_pool(spec, 3, 0xBEEFu + static_cast<unsigned>(spec.model.dof()));
-      denoc::Workspace<double> ws(spec.model);
+          make_pool(spec, 3, 0xBEEFu + static_cast<unsigned>(spec.model.nv()));
+      const SuiteModel& model = spec.model;
+      SuiteWorkspace ws(model);
       Agreement tau, mass, res_fd, res_chol, inverse, factor;
       const bool has_inverse = peer->has_minv(), has_factor = peer->has_sparse_factor();
       for (std::size_t k = 0; k < pool.size(); ++k) {
         const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
-        tau.add(denoc::inverse_dynamics(spec.model, ws, q, qd, qdd), peer->id(q, qd, qdd));
-        const MatX<double> M = denoc::generalized_inertia(spec.model, ws, q);
+        tau.add(suite_id(model, ws, q, qd, qdd), peer->id(q, qd, qdd));
+        const MatX<double> M = suite_gim(model, ws, q);
         mass.add(M, peer->gim_full(q));
-        const VecX<double> phi = t - denoc::bias_forces(spec.model, ws, q, qd);
+        const VecX<double> phi = t - suite_bias(model, ws, q, qd);
         const double phi_scale = max_abs(phi);
-        const VecX<double> a_udu = denoc::forward_dynamics(spec.model, ws, q, qd, t);
+        const VecX<double> a_udu = suite_fd(model, ws, q, qd, t);
         res_fd.add_difference(M * (a_udu - peer->fd(q, qd, t)), phi_scale);
-        const VecX<double> a_chol = denoc::forward_dynamics_cholesky(spec.model, ws, q, qd, t);
+        const VecX<double> a_chol = suite_fd_chol(model, ws, q, qd, t);
         res_chol.add_difference(M * (a_chol - peer->fd_chol(q, qd, t)), phi_scale);
-        if (has_inverse)
-          inverse.add(denoc::inverse_inertia_udu(spec.model, ws, q), peer->minv_full(q));
+        if (has_inverse) inverse.add(suite_inv(model, ws, q), peer->minv_full(q));
         if (has_factor) {
-          denoc::generalized_inertia(spec.model, ws, q);
-          denoc::factor_tree_inertia(spec.model, ws);
+          suite_gim(model, ws, q);
           peer->prepare_factor(q);
-          factor.add(ws.gim_factor.triangularView<Eigen::Lower>().toDenseMatrix(),
+          factor.add(suite_factor(model, ws).triangularView<Eigen::Lower>().toDenseMatrix(),
                      peer->factor_as_ltdl());
         }
       }
@@ -538,6 +611,101 @@ bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>
     }
   }
   if (verbose && header) std::printf("\npeer agreement: %s\n", all_ok ? "OK" : "FAILED");
+  return all_ok;
+}
+
+// The floating-base trees against the peers (Pinocchio's free-flyer root joint) block by block:
+// the base's six entries apart from the joints', each block relative to its own largest
+// reference entry, so that a convention (a sign, a frame, [linear; angular] for [angular;
+// linear]) would show where it is. tau = [f; n; tau_joints] against rnea; M's base block, its
+// coupling (the base's rows, the joints' columns) and the joints' block against crba
+// (symmetrised); the accelerations [dv; dw; qdd] of aba given [0_6; tau_joints] against the
+// suite's O(n) route, plainly relative (bounded by about eps cond(M), printed) and in torque space
+// (max|M (qdd_suite - qdd_peer)| / max|tau - h|); M^-1 against computeMinverse. The suite's own
+// two routes against each other (udu against cholesky, accelerations and M^-1) say how far apart
+// two right answers are. Fails on tau or M beyond kTolerance, the torque-space residual beyond
+// kTolerance, M^-1 beyond kInverseTolerance.
+//
+// The base's position coordinates are within +-1 m (make_pool), and that matters to two of
+// Pinocchio's routes: computeMinverse and the WORLD convention's aba and crba work with the
+// bodies' inertias about the world origin, and lose precision as |p|^2 grows (p the base
+// position). On Solo 12 (light legs, cond(M) about 3e4), over 100 states, M^-1 against
+// computeMinverse is 2e-14 with the base at the origin, 1e-12 within +-1 m, 6e-11 within +-10 m
+// and 6e-9 within +-100 m, and WORLD's aba (in torque space) 3e-14, 3e-13, 2e-11, 2e-9. Against
+// the inverse of the formed M in long double, the suite's M^-1 was within 4e-15 and Pinocchio's
+// made the difference. The suite's base-frame recursions do not see p, nor does LOCAL aba.
+bool check_floating(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>& sets,
+                    bool verbose) {
+  bool all_ok = true, header = false;
+  for (std::size_t m = 0; m < specs.size(); ++m) {
+    const ModelSpec& spec = specs[m];
+    if (!spec.floating()) continue;
+    const SuiteModel& model = spec.model;
+    const int n = model.dof();
+    for (const auto& peer : sets[m].peers) {
+      if (verbose && !header) {
+        std::printf(
+            "\nThe floating-base trees against %s's free-flyer root joint, block by block, 3 "
+            "random states per model (random unit quaternion, v, a). Relative: max|suite - peer| / "
+            "max|peer| over the block and the states. tau, M and M dqdd must be <= %.0e, M^-1 <= "
+            "%.0e; the plain accelerations are bounded by eps cond(M) only (info).\n\n"
+            "| model | peer | tau base [f; n] | tau joints | M base 6x6 | M coupling 6xn "
+            "| M joints | qdd base [dv; dw] (info) | qdd joints (info) | M dqdd: udu vs ABA "
+            "| M^-1: udu vs computeMinverse | qdd: suite udu vs cholesky (info) "
+            "| M^-1: suite udu vs cholesky (info) | cond(M) (info) |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+            denoc_bench::pinocchio_version().c_str(), kTolerance, kInverseTolerance);
+        header = true;
+      }
+      const Pool<double> pool = make_pool(spec, 3, 0xF10A7u + static_cast<unsigned>(model.nv()));
+      SuiteWorkspace ws(model);
+      Agreement tau_base, tau_joints, m_base, m_coupling, m_joints, qdd_base, qdd_joints, residual,
+          inverse, qdd_self, inverse_self;
+      double cond = 0;
+      const bool has_inverse = peer->has_minv();
+      for (std::size_t k = 0; k < pool.size(); ++k) {
+        const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
+        const VecX<double> tau = suite_id(model, ws, q, qd, qdd);
+        const VecX<double> tau_peer = peer->id(q, qd, qdd);
+        tau_base.add(tau.head<6>(), tau_peer.head<6>());
+        tau_joints.add(tau.tail(n), tau_peer.tail(n));
+        const MatX<double> M = suite_gim(model, ws, q);
+        const MatX<double> M_peer = peer->gim_full(q);
+        m_base.add(M.topLeftCorner<6, 6>(), M_peer.topLeftCorner<6, 6>());
+        m_coupling.add(M.topRightCorner(6, n), M_peer.topRightCorner(6, n));
+        m_joints.add(M.bottomRightCorner(n, n), M_peer.bottomRightCorner(n, n));
+        const Eigen::VectorXd ev =
+            Eigen::SelfAdjointEigenSolver<MatX<double>>(M, Eigen::EigenvaluesOnly).eigenvalues();
+        cond = std::max(cond, ev.maxCoeff() / ev.minCoeff());
+        const VecX<double> phi = t - suite_bias(model, ws, q, qd);
+        const VecX<double> a = suite_fd(model, ws, q, qd, t);
+        const VecX<double> a_peer = peer->fd(q, qd, t);
+        qdd_base.add(a.head<6>(), a_peer.head<6>());
+        qdd_joints.add(a.tail(n), a_peer.tail(n));
+        residual.add_difference(M * (a - a_peer), max_abs(phi));
+        qdd_self.add(a, suite_fd_chol(model, ws, q, qd, t));
+        const MatX<double> M_inv = suite_inv(model, ws, q);
+        if (has_inverse) inverse.add(M_inv, peer->minv_full(q));
+        inverse_self.add(M_inv, denoc::floating_inverse_inertia_cholesky(model, ws, q));
+      }
+      const double tau_rel = std::max(tau_base.rel, tau_joints.rel);
+      const double m_rel = std::max({m_base.rel, m_coupling.rel, m_joints.rel});
+      const bool ok = tau_rel <= kTolerance && m_rel <= kTolerance && residual.rel <= kTolerance &&
+                      inverse.rel <= kInverseTolerance;
+      all_ok = all_ok && ok;
+      char inverse_cell[16] = "—";
+      if (has_inverse) std::snprintf(inverse_cell, sizeof inverse_cell, "%.1e", inverse.rel);
+      if (verbose || !ok)
+        std::fprintf(verbose ? stdout : stderr,
+                     "| %s | %s | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e | %s | "
+                     "%.1e | %.1e | %.1e |%s\n",
+                     spec.name.c_str(), peer->name().c_str(), tau_base.rel, tau_joints.rel,
+                     m_base.rel, m_coupling.rel, m_joints.rel, qdd_base.rel, qdd_joints.rel,
+                     residual.rel, inverse_cell, qdd_self.rel, inverse_self.rel, cond,
+                     ok ? "" : "  <-- MISMATCH");
+    }
+  }
+  if (verbose && header) std::printf("\nfloating-base agreement: %s\n", all_ok ? "OK" : "FAILED");
   return all_ok;
 }
 
@@ -878,7 +1046,8 @@ void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
 // <peer>_ratio, the median of the per-round peer/suite ratios; best_ratio, the median of the
 // per-round ratios of the fastest peer of that round to the suite (above 1: the suite is faster).
 // chol, on the trees: the sparse factorisation of an inertia matrix formed before timing (the
-// suite's tree_ltdl, Pinocchio's cholesky::decompose), the same matrix every call.
+// suite's tree_ltdl, Pinocchio's cholesky::decompose), the same matrix every call. On a floating
+// base the suite's floating/ routes (suite_id etc.) against Pinocchio's free-flyer, no coriolis.
 enum class Quantity { id, gim, fd, fd_chol, inv, coriolis, chol };
 
 void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSet& set,
@@ -892,6 +1061,7 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
     peers.push_back(p);
   }
   if (peers.empty()) return;
+  if (quantity == Quantity::coriolis && spec.floating()) return;  // no floating-base C
   auto suite = std::make_shared<SuiteContext<double>>(spec.model, pool);
   const int n = spec.model.dof();
   const std::string name = std::string("race/") + label + "/" + spec.name;
@@ -900,7 +1070,7 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
     const std::size_t entries = x.pool.size();
     std::size_t k = 0;
     if (quantity == Quantity::chol) {
-      denoc::generalized_inertia(x.model, x.ws, x.pool.q[0]);
+      suite_gim(x.model, x.ws, x.pool.q[0]);
       for (const auto& p : peers)
         p->prepare_factor(x.pool.q[0]);
     }
@@ -910,20 +1080,19 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
       if (who == 0) {
         switch (quantity) {
           case Quantity::id:
-            return denoc::inverse_dynamics(x.model, x.ws, q, qd, x.pool.qdd[k]).data();
+            return suite_id(x.model, x.ws, q, qd, x.pool.qdd[k]).data();
           case Quantity::gim:
-            return denoc::generalized_inertia(x.model, x.ws, q).data();
+            return suite_gim(x.model, x.ws, q).data();
           case Quantity::fd:
-            return denoc::forward_dynamics(x.model, x.ws, q, qd, x.pool.tau[k]).data();
+            return suite_fd(x.model, x.ws, q, qd, x.pool.tau[k]).data();
           case Quantity::fd_chol:
-            return denoc::forward_dynamics_cholesky(x.model, x.ws, q, qd, x.pool.tau[k]).data();
+            return suite_fd_chol(x.model, x.ws, q, qd, x.pool.tau[k]).data();
           case Quantity::inv:
-            return denoc::inverse_inertia_udu(x.model, x.ws, q).data();
+            return suite_inv(x.model, x.ws, q).data();
           case Quantity::coriolis:
             return denoc::convective_inertia(x.model, x.ws, q, qd).data();
           case Quantity::chol:
-            denoc::factor_tree_inertia(x.model, x.ws);
-            return x.ws.gim_factor.data();
+            return suite_factor(x.model, x.ws).data();
         }
       }
       denoc_bench::Peer& p = *peers[who - 1];
@@ -1034,6 +1203,8 @@ std::vector<ModelSpec> suite_models() {
     specs.push_back(chain_model(n));
   specs.push_back(tree_model("solo12", "solo12.urdf"));
   specs.push_back(tree_model("simple_humanoid", "simple_humanoid.urdf"));
+  specs.push_back(tree_model("solo12", "solo12.urdf", true));
+  specs.push_back(tree_model("simple_humanoid", "simple_humanoid.urdf", true));
   return specs;
 }
 
@@ -1063,8 +1234,9 @@ int main(int argc, char** argv) {
     std::printf("KDL: not built in (DENOC_BENCH_KDL=OFF)\n");
 #endif
     const bool peers_ok = check_peers(specs, peer_sets, true);
+    const bool floating_ok = check_floating(specs, peer_sets, true);
     const bool coriolis_ok = check_coriolis(specs, peer_sets, true);
-    return kdl_ok && peers_ok && coriolis_ok ? 0 : 1;
+    return kdl_ok && peers_ok && floating_ok && coriolis_ok ? 0 : 1;
   }
 #ifndef DENOC_BENCH_NO_KDL
   if (!skip_check && !check_agreement(specs, false)) {
@@ -1073,7 +1245,8 @@ int main(int argc, char** argv) {
   }
 #endif
   if (!skip_check &&
-      (!check_peers(specs, peer_sets, false) || !check_coriolis(specs, peer_sets, false))) {
+      (!check_peers(specs, peer_sets, false) || !check_floating(specs, peer_sets, false) ||
+       !check_coriolis(specs, peer_sets, false))) {
     std::fprintf(stderr, "denoc_bench: the suite and a peer disagree (see above): no benchmark\n");
     return 1;
   }
@@ -1082,6 +1255,7 @@ int main(int argc, char** argv) {
     const ModelSpec& spec = specs[m];
     const Pool<double> pool = make_pool(spec, pool_entries(spec.model.dof()), 12345u);
     register_races(spec, pool, peer_sets[m]);
+    if (spec.floating()) continue;  // the race alone: suite/ and pair/ are the fixed-base routes
     register_suite<double>(spec, pool, "double");
     register_suite<float>(spec, pool, "float");
 #ifndef DENOC_BENCH_NO_KDL

@@ -17,7 +17,7 @@ std::string rbdl_version() {
 std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>&, const Eigen::Vector3d&, bool) {
   return nullptr;
 }
-std::unique_ptr<Peer> make_pinocchio_urdf(const std::string&, const Eigen::Vector3d&, bool) {
+std::unique_ptr<Peer> make_pinocchio_urdf(const std::string&, const Eigen::Vector3d&, bool, bool) {
   return nullptr;
 }
 std::string pinocchio_version() {

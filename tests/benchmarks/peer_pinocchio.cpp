@@ -48,12 +48,15 @@ P::Model model_from_rows(const std::vector<PeerLink>& rows) {
 }
 
 // sparse: fd_chol by Pinocchio's sparse factorisation (the trees), else by Eigen's dense LLT on
-// crba's upper triangle (the chains, as the suite's chain route).
+// crba's upper triangle (the chains, as the suite's chain route). floating: a free-flyer root
+// (no Coriolis matrix offered).
 class Pinocchio final : public Peer {
  public:
-  Pinocchio(P::Model model, const Eigen::Vector3d& gravity, bool world, bool sparse)
+  Pinocchio(P::Model model, const Eigen::Vector3d& gravity, bool world, bool sparse,
+            bool floating = false)
       : convention_(world ? P::Convention::WORLD : P::Convention::LOCAL),
         sparse_(sparse),
+        floating_(floating),
         model_(std::move(model)) {
     model_.gravity.linear(gravity);
     model_.gravity.angular().setZero();
@@ -119,7 +122,7 @@ class Pinocchio final : public Peer {
     const Eigen::MatrixXd upper = P::computeMinverse(model_, *data_, q);
     return upper.selfadjointView<Eigen::Upper>();
   }
-  bool has_coriolis() const override { return convention_ == P::Convention::LOCAL; }
+  bool has_coriolis() const override { return convention_ == P::Convention::LOCAL && !floating_; }
   const Eigen::MatrixXd* coriolis(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) override {
     if (!has_coriolis()) return nullptr;
     return &P::computeCoriolisMatrix(model_, *data_, q, qd);
@@ -127,7 +130,7 @@ class Pinocchio final : public Peer {
 
  private:
   P::Convention convention_;
-  bool sparse_;
+  bool sparse_, floating_;
   P::Model model_;
   std::unique_ptr<P::Data> data_;
   Eigen::VectorXd zero_, qdd_;
@@ -142,10 +145,13 @@ std::unique_ptr<Peer> make_pinocchio(const std::vector<PeerLink>& rows,
 }
 
 std::unique_ptr<Peer> make_pinocchio_urdf(const std::string& path, const Eigen::Vector3d& gravity,
-                                          bool convention_world) {
+                                          bool convention_world, bool free_flyer) {
   P::Model model;
-  P::urdf::buildModel(path, model);
-  return std::make_unique<Pinocchio>(std::move(model), gravity, convention_world, true);
+  if (free_flyer)
+    P::urdf::buildModel(path, P::JointModelFreeFlyer(), model);
+  else
+    P::urdf::buildModel(path, model);
+  return std::make_unique<Pinocchio>(std::move(model), gravity, convention_world, true, free_flyer);
 }
 
 std::string pinocchio_version() {

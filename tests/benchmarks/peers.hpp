@@ -90,9 +90,13 @@ constexpr int kPinocchioMaxDof = 400;
 // with Debian's urdfdom), for the trees: the suite reads the same file, and both number the joints
 // depth-first with a link's children in the byte order of their joints' names (docs/urdf.md), so
 // q means the same on both sides. Its fd_chol is Pinocchio's sparse route (cholesky::decompose
-// and cholesky::solve), not a dense LLT.
+// and cholesky::solve), not a dense LLT. free_flyer: the root joint is Pinocchio's
+// JointModelFreeFlyer (buildModel(path, JointModelFreeFlyer(), model)), the suite's floating base
+// (docs/floating-base.md): q has 7 + n entries, the rates, accelerations and forces 6 + n, and
+// fd takes the 6 + n forces [0_6; tau] (the base not actuated); no Coriolis matrix then (the
+// suite has no floating-base one).
 std::unique_ptr<Peer> make_pinocchio_urdf(const std::string& path, const Eigen::Vector3d& gravity,
-                                          bool convention_world);
+                                          bool convention_world, bool free_flyer = false);
 
 // "RBDL 3.3.1", "Pinocchio 3.7.0", or empty when not built.
 std::string rbdl_version();
