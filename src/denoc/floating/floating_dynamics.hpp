@@ -82,24 +82,16 @@ void write_base_block(const BodyInertia<S>& M, Block&& out) {
   out.template bottomRightCorner<3, 3>() = M.rotational;
 }
 
-// The (6 + n) x (6 + n) inertia matrix, rates ordered [v; w; qd]. Returns ws.base.gim.
+// The (6 + n) x (6 + n) inertia matrix, rates ordered [v; w; qd]: the joints' block and their
+// coupling with the base in one pass over the paths (gim_on_tree with the base), then the base's
+// block from the composite of everything. Returns ws.base.gim.
 template <typename S>
 const MatX<S>& floating_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   require_floating(model, true, "floating_inertia");
-  const int n = model.dof();
-  const MatX<S>& H = generalized_inertia(model, ws, joint_coordinates(model, q));  // Eq. (24)
-  size_square(ws.base.gim, n + 6);
+  update_joint_frames(model, ws, joint_coordinates(model, q));
   MatX<S>& M = ws.base.gim;
-  M.bottomRightCorner(n, n) = H;
-  with_topology(model, [&](auto topology) { composite_body_masses(model, ws, topology); });
-  for (int j = 0; j < n; ++j) {
-    // B_{j,0}^T M~_j p_j: the momentum at the base origin of joint j's subtree moving at qd_j = 1.
-    Vec6<S> w = ws.M_tilde[j].times_joint_vector(model.joint(j).p);
-    for (int k = j; k >= 0; k = model.parent(k))
-      w = transfer_wrench(ws.E[k], ws.ell[k], w);
-    write_linear_first(w, M.col(6 + j).template head<6>());
-    M.row(6 + j).template head<6>() = M.col(6 + j).template head<6>().transpose();
-  }
+  gim_on_tree(model, ws, M, 6);  // Eq. (24), and B_{j,0}^T M~_j p_j for the coupling
+  if (model.has_rotors()) M.diagonal().tail(model.dof()) += model.rotor_inertia();
   BodyInertia<S> composite = model.base_inertia();  // M~_0, Eq. (23b) at the base
   for_each_root_joint(model,
                       [&](int c) { composite += ws.M_tilde[c].transferred(ws.E[c], ws.ell[c]); });

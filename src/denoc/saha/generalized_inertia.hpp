@@ -175,22 +175,39 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
 // n^2 / 2 entries, took more time than the entries themselves (the humanoid's 29 joints).
 // Never inlined, so that generalized_inertia's chain forms, whose speed hangs on what g++
 // inlines into them, compile as they did without it.
+// With a floating base (floating/floating_dynamics.hpp) the same pass fills the joints' block of
+// the (6 + n) matrix `gim`, from row and column 6, and carries each wrench the last step to the
+// base: B_{k,0}^T M~_i p_i is the coupling of joint i with the base's six rates, [f; n] in rows 0-5
+// of column 6 + i (and its mirror).
 template <typename S>
-[[gnu::noinline]] void gim_on_tree(const Model<S>& model, Workspace<S>& ws) {
+[[gnu::noinline]] void gim_on_tree(const Model<S>& model, Workspace<S>& ws, MatX<S>& gim,
+                                   int offset) {
   const int n = model.dof();
-  size_square(ws.gim, n);
-  ws.gim.setZero();
+  size_square(gim, n + offset);
+  gim.setZero();
   composite_body_masses(model, ws, TreeTopology{model.parents().data()});
   for (int i = 0; i < n; ++i) {
     const Vec6<S>& p = model.joint(i).p;
     const Vec6<S> w = ws.M_tilde[i].times_joint_vector(p);  // M~_i p_i
-    ws.gim(i, i) = joint_vector_dot(p, w);
+    const int row = offset + i;
+    gim(row, row) = joint_vector_dot(p, w);
     Vec3<S> n_i = angular(w), f_i = linear(w);
-    for (int k = i, j = model.parent(i); j >= 0; k = j, j = model.parent(j)) {
+    int k = i;
+    for (int j = model.parent(i); j >= 0; k = j, j = model.parent(j)) {
       transfer_wrench(ws.E[k], ws.ell[k], n_i, f_i);  // B_{k,j}^T, j = lambda(k)
-      ws.gim(j, i) = ws.gim(i, j) = joint_force(model.joint(j).p, n_i, f_i);
+      gim(offset + j, row) = gim(row, offset + j) = joint_force(model.joint(j).p, n_i, f_i);
     }
+    if (offset == 0) continue;
+    transfer_wrench(ws.E[k], ws.ell[k], n_i, f_i);  // B_{k,0}^T: to the base origin
+    gim.col(row).template head<3>() = f_i;
+    gim.col(row).template segment<3>(3) = n_i;
+    gim.row(row).template head<6>() = gim.col(row).template head<6>().transpose();
   }
+}
+
+template <typename S>
+void gim_on_tree(const Model<S>& model, Workspace<S>& ws) {
+  gim_on_tree(model, ws, ws.gim, 0);
 }
 
 // The GIM I(q) of Eq. (20). Up to kShortChain joints the wrench transfers are cheaper; beyond,
