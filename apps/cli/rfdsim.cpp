@@ -160,12 +160,12 @@ VecX<double> initial(const std::optional<std::vector<JointValue>>& given,
   if (robot.model.floating() && !rate) values[6] = 1;  // the identity quaternion
   if (!given) return from_file ? *from_file : values;
   const std::string option = rate ? "--qd0" : "--q0";
-  std::string blocks = std::to_string(size);
+  std::string blocks = std::to_string(size) + " values";
   if (base > 0)
     blocks += " (" + std::to_string(base) + " for the floating base, then " + std::to_string(n) +
               " for the joints)";
   require(static_cast<int>(given->size()) == size,
-          option + ": expected " + blocks + " values, found " + std::to_string(given->size()));
+          option + ": expected " + blocks + ", found " + std::to_string(given->size()));
   for (int k = 0; k < size; ++k) {
     const JointValue& v = (*given)[static_cast<std::size_t>(k)];
     require(std::isfinite(v.value),
@@ -283,9 +283,9 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
                        options.floating_base});
   for (const std::string& warning : robot.warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
+  if (robot.model.floating()) check_floating_base(options);
   check_options(options);
   wrench_frame(options, robot);  // a bad --frame is refused before any output is opened
-  if (robot.model.floating()) check_floating_base(options);
   if (options.algorithm == Route::fixman && !fixman_supports(robot.model)) {
     throw InputError(options.robot +
                      ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));

@@ -387,6 +387,11 @@ std::unique_ptr<SampledForces> open_wrench(const RidimOptions& options, std::ifs
 
 // The robot file's trajectory block, when no trajectory CSV is given.
 const CycloidalTrajectory<double>& robot_trajectory(const RobotFile& robot) {
+  if (!robot.trajectory && robot.model.floating()) {
+    throw InputError(robot.path +
+                     ": the base is floating, so ridim needs a trajectory CSV (or - for standard "
+                     "input) with the base's columns (docs/floating-base.md)");
+  }
   if (!robot.trajectory) {
     throw InputError(robot.path +
                      ": trajectory: missing; give a trajectory CSV (or - for standard input) "

@@ -106,7 +106,9 @@ void csv_headers(std::ostream& out, const RobotFile& robot) {
         << joint_list(prismatic) << ": m, m/s, m/s^2, N";
   }
   out << "):\n"
-      << "  ridim's trajectory: " << joined(column_names({"q", "qd", "qdd"}, robot.dof())) << '\n'
+      << "  ridim's trajectory: "
+      << joined(state_columns({"q", "qd", "qdd"}, robot.dof(), robot.model.floating()).names)
+      << '\n'
       << "  rfdsim --torques:   " << joined(column_names({"tau"}, robot.dof())) << '\n';
 }
 

@@ -1,5 +1,7 @@
 #include "denoc/io/frames.hpp"
 
+#include <algorithm>
+
 #include "denoc/io/errors.hpp"
 
 namespace denoc {
@@ -27,7 +29,9 @@ BodyFrame<double> find_frame(const RobotFile& robot, const std::string& name) {
   std::string known = "base";
   for (const std::string& link : robot.link_names)
     known += ", " + link;
-  if (!robot.tip_link.empty()) known += ", " + robot.tip_link;
+  const bool tip_listed = std::find(robot.link_names.begin(), robot.link_names.end(),
+                                    robot.tip_link) != robot.link_names.end();
+  if (!robot.tip_link.empty() && !tip_listed) known += ", " + robot.tip_link;
   throw InputError(robot.path + ": --frame " + name + ": no link of that name (links: " + known +
                    ")");
 }

@@ -15,6 +15,7 @@
 #include "denoc/io/drive_check.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
+#include "denoc/io/number.hpp"
 #include "denoc/io/urdf.hpp"
 #include "denoc/io/yaml_document.hpp"
 #include "denoc/model/rotation.hpp"
@@ -274,14 +275,25 @@ void read_initial(const Reader& reader, const YamlNode& node, RobotFile& robot) 
         to_si(v.tail(static_cast<Eigen::Index>(n)), robot.dh, robot.angle_scale);
     return v;
   };
+  // With a floating base, a count that is off says how the values split.
+  const auto check_count = [&](const char* key, std::size_t size, int base) {
+    const YamlNode values = node[key];
+    if (!robot.floating_base || !values.is_sequence() || values.size() == size) return;
+    reader.fail(std::string("initial.") + key, values,
+                "expected " + std::to_string(size) + " numbers (" + std::to_string(base) +
+                    " for the floating base, then " + std::to_string(n) +
+                    " for the joints), found " + std::to_string(values.size()));
+  };
+  check_count("q", nq, 7);
+  check_count("qd", nv, 6);
   if (node["q"]) {
     robot.initial_q = joints(reader.vector(node["q"], "initial.q", nq));
     if (robot.floating_base) {
       const double norm = robot.initial_q->segment<4>(3).norm();
       if (!(std::abs(norm - 1) <= 1e-6))
         reader.fail("initial.q", node["q"],
-                    "the base quaternion (entries 4-7) has norm " + std::to_string(norm) +
-                        ", not 1 to 1e-6");
+                    "the base quaternion base_qx..base_qw (values 4-7) has norm " + shortest(norm) +
+                        ", which differs from 1 by more than 1e-6");
       robot.initial_q->segment<4>(3) /= norm;
     }
   }
