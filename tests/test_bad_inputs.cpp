@@ -122,6 +122,7 @@ TEST_P(BadInputs, Rejected) {
   cli::fs::copy(kRoot / "robots/stanford.yaml", dir_ / "stanford.yaml");
   cli::fs::copy(kTables / "traj.csv", dir_ / "traj.csv");
   cli::fs::copy(kTables / "tau.csv", dir_ / "tau.csv");
+  cli::fs::copy(kTables / "floating.yaml", dir_ / "floating.yaml");
   if (row.table == "robot_file") {
     // fixture, find, replace, status, message: the fixture with the first `find` replaced
     // (`*`: the whole text; `$`: appended), run as `ridim robot.yaml -o out.csv`.
@@ -143,18 +144,20 @@ TEST_P(BadInputs, Rejected) {
                     f[4].rfind(":", 0) == 0 ? "robot.yaml" + f[4] : f[4]);
   } else if (row.table == "csv") {
     // reader, text, status, message: the text as the trajectory of ridim or the torques of
-    // rfdsim, for planar3 (3 joints).
+    // rfdsim, for planar3 (3 joints), or as the trajectory of floating.yaml (a floating base).
     ASSERT_EQ(f.size(), 4u) << where;
     write("in.csv", unescape(f[1]));
     if (f[0] == "trajectory") {
       expect_rejected("ridim", "planar3.yaml in.csv -o out.csv", std::stoi(f[2]), f[3]);
+    } else if (f[0] == "floating") {
+      expect_rejected("ridim", "floating.yaml in.csv -o out.csv", std::stoi(f[2]), f[3]);
     } else {
       ASSERT_EQ(f[0], "torques") << where;
       expect_rejected("rfdsim", "planar3.yaml --torques in.csv -o out.csv", std::stoi(f[2]), f[3]);
     }
   } else {
     // program, arguments (shell words), status, message; the scratch directory holds
-    // planar3.yaml, stanford.yaml, traj.csv and tau.csv (planar3) and out.csv.
+    // planar3.yaml, stanford.yaml, traj.csv and tau.csv (planar3), floating.yaml and out.csv.
     ASSERT_EQ(row.table, "command_line") << where << ": unknown table";
     ASSERT_EQ(f.size(), 4u) << where;
     expect_rejected(f[0], f[1], std::stoi(f[2]), f[3]);

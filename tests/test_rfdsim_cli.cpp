@@ -12,6 +12,8 @@
 
 #include "cli/run_checks.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/io/csv.hpp"
+#include "denoc/io/number.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/simulation.hpp"
 #include "support/cli_support.hpp"
@@ -484,18 +486,27 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
     const std::string path = entry.path().string();
     SCOPED_TRACE(path);
     const denoc::RobotFile robot = denoc::load_robot_file(path);
-    const int n = robot.dof();
+    const int n = robot.dof(), nq = robot.model.nq(), nv = robot.model.nv();
     ASSERT_GT(n, 0);
-    std::string csv = "t";
-    for (const char* part : {"q", "qd", "qdd"}) {
-      for (int i = 1; i <= n; ++i)
-        csv += "," + std::string(part) + std::to_string(i);
-    }
+    // With a floating base (docs/floating-base.md) each block starts with the base's columns.
+    std::string csv;
+    for (const std::string& name :
+         denoc::state_columns({"q", "qd", "qdd"}, n, robot.model.floating()).names)
+      csv += (csv.empty() ? "" : ",") + name;
     csv += '\n';
     for (int k = 0; k < 3; ++k) {
-      csv += std::to_string(0.1 * k);
-      for (int i = 0; i < 3 * n; ++i)
-        csv += "," + std::to_string(std::sin(1.3 * k + 0.7 * i));
+      std::vector<double> state(static_cast<std::size_t>(nq + 2 * nv));
+      for (std::size_t i = 0; i < state.size(); ++i)
+        state[i] = std::sin(1.3 * k + 0.7 * static_cast<double>(i));
+      if (robot.model.floating()) {  // a unit quaternion
+        const double norm =
+            std::hypot(std::hypot(state[3], state[4]), std::hypot(state[5], state[6]));
+        for (std::size_t i = 3; i < 7; ++i)
+          state[i] /= norm;
+      }
+      csv += denoc::shortest(0.1 * k);
+      for (double x : state)
+        csv += "," + denoc::shortest(x);
       csv += '\n';
     }
     write("traj.csv", csv);
@@ -516,11 +527,12 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
     ASSERT_EQ(rows.size(), 6u);
     // Released from rest, kinetic + potential - work + dissipated stays constant (docs/csv.md; the
     // drives' and URDF joints' friction dissipates).
-    const auto energy = [n](const std::vector<double>& row) {
-      return row[4 * n + 1] + row[4 * n + 2] - row[4 * n + 3] + row[4 * n + 4];
+    const std::size_t kinetic = static_cast<std::size_t>(1 + nq + 2 * nv + n);
+    const auto energy = [kinetic](const std::vector<double>& row) {
+      return row[kinetic] + row[kinetic + 1] - row[kinetic + 2] + row[kinetic + 3];
     };
     const double e0 = energy(rows.front()), e1 = energy(rows.back());
-    EXPECT_NEAR(e1, e0, 1e-6 * (1 + std::abs(rows.front()[4 * n + 2])));
+    EXPECT_NEAR(e1, e0, 1e-6 * (1 + std::abs(rows.front()[kinetic + 1])));
     ++count;
   }
   EXPECT_GE(count, 8);  // stanford, planar3, puma560, puma560_akb, ur5, panda (2), iiwa14
