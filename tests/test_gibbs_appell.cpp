@@ -140,6 +140,7 @@ TEST(GibbsAppell, ShippedRobotsAgreeWithDenoc) {
   for (const auto& entry : std::filesystem::directory_iterator(DENOC_ROBOTS_DIR)) {
     if (entry.path().extension() != ".yaml") continue;
     const RobotFile robot = load_robot_file(entry.path().string());
+    if (robot.model.floating()) continue;  // the route refuses a floating base
     ++robots;
     for (int k = 0; k < 5; ++k) {
       checks.run(robot.model, random_state(robot.model, rng),

@@ -104,7 +104,7 @@ GibbsAppellWorkspace<S>::GibbsAppellWorkspace(const Model<S>& model) {
   z_s = Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>::Zero(6, n);
   rhs = VecX<S>::Zero(n);
   qdd = VecX<S>::Zero(n);
-  const std::size_t tree = model.is_chain() ? 0 : size;
+  const std::size_t tree = model.is_chain() && !model.floating() ? 0 : size;  // with_topology
   w.assign(tree, Vec3<S>::Zero());
   dw.assign(tree, Vec3<S>::Zero());
   sdd.assign(tree, Vec3<S>::Zero());

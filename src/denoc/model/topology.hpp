@@ -31,11 +31,12 @@ template <typename F>
   return f(topology);
 }
 
-// f(ChainTopology{}) for a chain, inlined, else f(TreeTopology{...}) out of line; both must
-// return the same type.
+// f(ChainTopology{}) for a chain on a fixed base, inlined, else f(TreeTopology{...}) out of line
+// (a chain on a floating base too: the base's share at the root is written once, in the tree's
+// code, and the chain's stays as it was); both must return the same type.
 template <typename S, typename F>
 decltype(auto) with_topology(const Model<S>& model, F&& f) {
-  if (model.is_chain()) return f(ChainTopology{});
+  if (model.is_chain() && !model.floating()) return f(ChainTopology{});
   return call_on_tree(f, TreeTopology{model.parents().data()});
 }
 

@@ -127,11 +127,12 @@ template <typename S, typename Topology>
 void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   ArticulatedMass<S> M_hat;
   Vec3<S> n_hat, f_hat;  // psi^_i = M^_i p_i = [n^; f^], kept for joint i - 1
-  if constexpr (!Topology::chain)
+  if constexpr (!Topology::chain) {
     for (Mat6<S>& M : ws.children_mass)
       M.setZero();
-  // A floating base gathers its children's terms as any parent does (docs/floating-base.md).
-  if (model.floating()) ws.base.articulated.setZero();
+    // A floating base gathers its children's terms as any parent does (docs/floating-base.md).
+    ws.base.articulated.setZero();
+  }
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     if constexpr (!Topology::chain) {
@@ -161,9 +162,6 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology t
         scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.base.articulated);
     }
   }
-  if constexpr (Topology::chain)
-    if (model.floating() && model.dof() > 0)
-      scatter_to_parent(ws, 0, n_hat, f_hat, M_hat, ws.base.articulated);
 }
 
 // psi_i, m^_i and psi_{i-1,i} of every joint for the current joint frames, whatever the topology.
@@ -188,10 +186,11 @@ template <typename S, typename Topology>
 void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau,
                       Topology topology) {
   Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();  // zeta_i = [n; f]
-  if constexpr (!Topology::chain)
+  if constexpr (!Topology::chain) {
     for (Vec6<S>& zeta : ws.children_wrench)
       zeta.setZero();
-  if (model.floating()) ws.base.bias.setZero();  // a floating base gathers its children's too
+    ws.base.bias.setZero();  // a floating base gathers its children's too
+  }
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     if constexpr (!Topology::chain)
@@ -210,8 +209,6 @@ void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S>
       linear(zeta) += f;
     }
   }
-  if constexpr (Topology::chain)
-    if (model.floating()) angular(ws.base.bias) = n, linear(ws.base.bias) = f;
 }
 
 // qdd = U^-T tau~, from the base outwards:                                           (36)-(37)
@@ -222,11 +219,12 @@ void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S>
 // back from ws.joint_twist (docs/trees.md).
 template <typename S, typename Topology>
 void solve_unit_lower(const Model<S>& model, Workspace<S>& ws, Topology topology) {
-  // mu_{i-1} = [w; v]; mu_0 = 0 for a fixed base, the base's own acceleration for a floating one
-  // (docs/floating-base.md: the base is the first pivot of the elimination, its own 6x6 block).
-  const Vec3<S> base_w = model.floating() ? Vec3<S>(angular(ws.base.accel)) : Vec3<S>::Zero();
-  const Vec3<S> base_v = model.floating() ? Vec3<S>(linear(ws.base.accel)) : Vec3<S>::Zero();
-  Vec3<S> w = base_w, v = base_v;
+  // mu_{i-1} = [w; v]; mu_0 = 0 for a fixed base (a chain's), the base's own acceleration for a
+  // floating one (docs/floating-base.md: the base is the first pivot of the elimination).
+  Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();
+  Vec3<S> base_w = w, base_v = v;
+  if constexpr (!Topology::chain)
+    if (model.floating()) base_w = angular(ws.base.accel), base_v = linear(ws.base.accel);
   for (int i = 0; i < model.dof(); ++i) {
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);

@@ -36,8 +36,8 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
                        ConstVectorRef<S> qdd, Topology topology) {
   // t_{i-1} = [w; v] and xi_{i-1} = [dw; dv] travel as 3-vectors (packing them into 6-vectors
   // at every step costs more than the arithmetic); on a tree they are the parent's, read back.
-  Vec3<S> w, v, dw, dv;
-  base_motion(model, ws, w, v, dw, dv);
+  Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();
+  Vec3<S> dw = Vec3<S>::Zero(), dv = -model.gravity();  // the chain's base is fixed
   for (int i = 0; i < model.dof(); ++i) {
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
