@@ -214,10 +214,15 @@ class SampleWriter {
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
     check_positive_definite_(t, q);
-    if (model_.floating()) return write_floating(t, q, qd, qdd);
+    // With a floating base q has 7 + n entries, qd and qdd 6 + n, and the dynamics' dispatch
+    // takes them (docs/floating-base.md); --wrench, coriolis and udu were refused before.
     const bool gibbs_appell = algorithm_ == Route::gibbs_appell;
     switch (quantity_) {
       case Quantity::torques:
+        if (model_.floating()) {
+          csv_.row(t, floating_forces(inverse_dynamics(algorithm_, dynamics_, q, qd, qdd), qd));
+          break;
+        }
         take_tau(inverse_dynamics(algorithm_, dynamics_, q, qd, qdd));
         with_wrench(t, q, gibbs_appell);
         csv_.row(t, with_friction(qd));
@@ -229,6 +234,10 @@ class SampleWriter {
         csv_.matrix_row(t, inverse_mass_matrix(t, q));
         break;
       case Quantity::bias:
+        if (model_.floating()) {
+          csv_.row(t, floating_forces(bias_forces(algorithm_, dynamics_, q, qd), qd));
+          break;
+        }
         take_tau(bias_forces(algorithm_, dynamics_, q, qd));
         with_wrench(t, q, gibbs_appell);
         csv_.row(t, with_friction(qd));
@@ -237,15 +246,15 @@ class SampleWriter {
         csv_.row(t, gravity_forces(algorithm_, dynamics_, q));
         break;
       case Quantity::pose:
-        csv_.row(t, pose_row(frame_pose(model_, ws_, frame_, q)));
+        csv_.row(t, pose_row(frame_pose(dynamics_, frame_, q)));
         break;
       case Quantity::jacobian:
-        csv_.matrix_row(t, frame_jacobian(model_, ws_, frame_, q));
+        csv_.matrix_row(t, frame_jacobian(dynamics_, frame_, q));
         break;
       case Quantity::reactions: {
-        inverse_dynamics(model_, ws_, q, qd, qdd);
+        inverse_dynamics(Route::denoc, dynamics_, q, qd, qdd);
         with_wrench(t, q, false);
-        const auto& reactions = joint_reactions(model_, ws_, q);
+        const auto& reactions = joint_reactions(model_, ws_, q.tail(model_.dof()));
         csv_.row(t, Eigen::Map<const VecX<double>>(reactions.data(), reactions.size()));
         break;
       }
@@ -259,48 +268,15 @@ class SampleWriter {
   }
 
  private:
-  // With a floating base (docs/floating-base.md): q has 7 + n entries, qd and qdd 6 + n; the
-  // forces start with the base's, pose and Jacobian are in the world frame. --wrench, coriolis
-  // and udu were refused before (check_floating_base).
-  void write_floating(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
-                      ConstVectorRef<double> qdd) {
-    switch (quantity_) {
-      case Quantity::torques:
-      case Quantity::bias:
-        floating_tau_ = quantity_ == Quantity::torques
-                            ? inverse_dynamics(algorithm_, dynamics_, q, qd, qdd)
-                            : bias_forces(algorithm_, dynamics_, q, qd);
-        if (friction_) {
-          friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
-          floating_tau_.tail(model_.dof()) += friction_forces_;
-        }
-        csv_.row(t, floating_tau_);
-        break;
-      case Quantity::mass_matrix:
-        csv_.matrix_row(t, generalized_inertia(algorithm_, dynamics_, q));
-        break;
-      case Quantity::inverse_mass_matrix:
-        csv_.matrix_row(t, inverse_mass_matrix(t, q));
-        break;
-      case Quantity::gravity:
-        csv_.row(t, gravity_forces(algorithm_, dynamics_, q));
-        break;
-      case Quantity::pose:
-        csv_.row(t, pose_row(floating_frame_pose(model_, ws_, frame_, q)));
-        break;
-      case Quantity::jacobian:
-        csv_.matrix_row(t, floating_frame_jacobian(model_, ws_, frame_, q));
-        break;
-      case Quantity::reactions: {
-        floating_inverse_dynamics(model_, ws_, q, qd, qdd);
-        const auto& reactions = joint_reactions(model_, ws_, q.tail(model_.dof()));
-        csv_.row(t, Eigen::Map<const VecX<double>>(reactions.data(), reactions.size()));
-        break;
-      }
-      case Quantity::coriolis:
-      case Quantity::udu:
-        break;
+  // With a floating base (docs/floating-base.md): the base's forces, then the joints' with their
+  // friction. Returns floating_tau_.
+  const VecX<double>& floating_forces(const VecX<double>& tau, ConstVectorRef<double> qd) {
+    floating_tau_ = tau;
+    if (friction_) {
+      friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
+      floating_tau_.tail(model_.dof()) += friction_forces_;
     }
+    return floating_tau_;
   }
 
   // x, y, z, then R row by row.

@@ -151,6 +151,20 @@ const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q)
   }
 }
 
+// The pose of `frame` (in the base frame; in the world frame with a floating base), and the
+// geometric Jacobian of its origin (6 x n; 6 x (6 + n) with a floating base).
+template <typename S>
+const Transform<S>& frame_pose(Dynamics<S>& d, const BodyFrame<S>& frame, ConstVectorRef<S> q) {
+  if (d.model().floating()) return floating_frame_pose(d.model(), d.denoc(), frame, q);
+  return frame_pose(d.model(), d.denoc(), frame, q);
+}
+template <typename S>
+const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian(Dynamics<S>& d, const BodyFrame<S>& frame,
+                                                          ConstVectorRef<S> q) {
+  if (d.model().floating()) return floating_frame_jacobian(d.model(), d.denoc(), frame, q);
+  return frame_jacobian(d.model(), d.denoc(), frame, q);
+}
+
 // qdd from I(q) qdd = tau - h(q, qd); NaN entries when I is not positive definite. `tau` must
 // not be a vector of `d`'s workspaces.
 template <typename S>
