@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/kernels/cholesky.hpp"
+#include "denoc/model/topology.hpp"
 #include "denoc/model/workspace.hpp"
 
 namespace denoc {
@@ -104,7 +105,7 @@ GibbsAppellWorkspace<S>::GibbsAppellWorkspace(const Model<S>& model) {
   z_s = Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>::Zero(6, n);
   rhs = VecX<S>::Zero(n);
   qdd = VecX<S>::Zero(n);
-  const std::size_t tree = model.is_chain() && !model.floating() ? 0 : size;  // with_topology
+  const std::size_t tree = runs_chain_code(model) ? 0 : size;
   w.assign(tree, Vec3<S>::Zero());
   dw.assign(tree, Vec3<S>::Zero());
   sdd.assign(tree, Vec3<S>::Zero());

@@ -11,6 +11,7 @@
 #include <Eigen/Cholesky>
 
 #include "denoc/kernels/cholesky.hpp"
+#include "denoc/model/topology.hpp"
 #include "denoc/model/workspace.hpp"
 
 namespace denoc {
@@ -107,13 +108,6 @@ inline void size_columns(Matrix& matrix, Eigen::Index n) {
   if (matrix.cols() != n) matrix.setZero(Matrix::RowsAtCompileTime, n);
 }
 
-// Whether the recursions run their chain code on this model (with_topology): a chain on a fixed
-// base, which needs none of the tree's per-joint sums.
-template <typename S>
-bool chain_code(const Model<S>& model) {
-  return model.is_chain() && !model.floating();
-}
-
 template <typename S>
 Workspace<S>::Workspace(const Model<S>& model)
     : KinematicsWorkspace<S>(model.dof()),
@@ -137,10 +131,12 @@ Workspace<S>::Workspace(const Model<S>& model)
       udu_O(25, model.dof()),
       inverse_inertia_rows(6, model.dof()),
       reactions(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.dof())),
-      children_mass(chain_code(model) ? 0 : static_cast<std::size_t>(model.dof()), Mat6<S>::Zero()),
-      children_wrench(chain_code(model) ? 0 : static_cast<std::size_t>(model.dof()),
+      children_mass(runs_chain_code(model) ? 0 : static_cast<std::size_t>(model.dof()),
+                    Mat6<S>::Zero()),
+      children_wrench(runs_chain_code(model) ? 0 : static_cast<std::size_t>(model.dof()),
                       Vec6<S>::Zero()),
-      joint_twist(chain_code(model) ? 0 : static_cast<std::size_t>(model.dof()), Vec6<S>::Zero()) {
+      joint_twist(runs_chain_code(model) ? 0 : static_cast<std::size_t>(model.dof()),
+                  Vec6<S>::Zero()) {
   base.tau = VecX<S>::Zero(model.nv());
   base.qdd = VecX<S>::Zero(model.nv());
   base.column = VecX<S>::Zero(model.nv());
