@@ -142,7 +142,7 @@ double joint_value_in_si(const JointValue& given, const RobotFile& robot, int i,
 // from 1 by more than 1e-6 (docs/floating-base.md).
 void normalise_q0_quaternion(Eigen::Ref<VecX<double>> q) {
   const double norm = q.segment<4>(3).norm();
-  require(std::abs(norm - 1) <= 1e-6,
+  require(near_unit_norm(norm),
           "--q0: value 7 (base_qw): the base quaternion base_qx..base_qw (values 4-7) has norm " +
               shortest(norm) + ", which differs from 1 by more than 1e-6");
   q.segment<4>(3) /= norm;

@@ -10,6 +10,7 @@
 #include "denoc/io/errors.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
+#include "denoc/model/model.hpp"
 
 namespace denoc {
 
@@ -224,7 +225,7 @@ std::vector<std::string> base_column_names(const std::string& prefix) {
 void normalise_base_quaternion(const CsvReader& reader, Eigen::Ref<VecX<double>> quaternion,
                                std::size_t qw_column) {
   const double norm = quaternion.norm();
-  if (!(std::abs(norm - 1) <= 1e-6)) {
+  if (!near_unit_norm(norm)) {
     reader.fail("column " + std::to_string(qw_column) +
                 " (base_qw): the base quaternion base_qx..base_qw has norm " + shortest(norm) +
                 ", which differs from 1 by more than 1e-6");

@@ -290,7 +290,7 @@ void read_initial(const Reader& reader, const YamlNode& node, RobotFile& robot) 
     robot.initial_q = joints(reader.vector(node["q"], "initial.q", nq));
     if (robot.floating_base) {
       const double norm = robot.initial_q->segment<4>(3).norm();
-      if (!(std::abs(norm - 1) <= 1e-6))
+      if (!near_unit_norm(norm))
         reader.fail("initial.q", node["q"],
                     "the base quaternion base_qx..base_qw (values 4-7) has norm " + shortest(norm) +
                         ", which differs from 1 by more than 1e-6");
