@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "denoc/denoc.hpp"
+#include "support/floating_bodies.hpp"
 #include "support/random_trees.hpp"
 
 namespace {
@@ -21,16 +22,7 @@ using MatX = denoc::MatX<double>;
 using denoc_test::relative_error;
 using denoc_test::TreeGenerator;
 
-// A floating-base model of the generator's tree, with a random base body.
-Model<double> floating_model(TreeGenerator& gen, const denoc_test::TreeShape& shape) {
-  denoc::RigidBody<double> base;
-  base.mass = gen.uniform(1, 10);
-  base.com = Vec3<double>(gen.uniform(-0.2, 0.2), gen.uniform(-0.2, 0.2), gen.uniform(-0.2, 0.2));
-  const denoc::Mat3<double> R = gen.rotation();
-  base.inertia = base.mass * R * Vec3<double>(0.05, 0.07, 0.1).asDiagonal() * R.transpose();
-  return Model<double>(gen.tree(shape), Vec3<double>(1.3, -4.2, -8.1), Transform<double>(),
-                       denoc::Payload<double>(), base);
-}
+using denoc_test::floating_model;
 
 // q: a random base position and unit quaternion, then the joints'.
 VecX random_coordinates(TreeGenerator& gen, const Model<double>& model) {
@@ -101,15 +93,9 @@ TEST(FloatingBase, GravityForcesCarryTheWholeWeight) {
     const VecX q = random_coordinates(gen, model);
     const VecX g = denoc::floating_gravity_forces(model, ws, q);
     denoc::joint_poses(model, ws);
-    double mass = model.base_body().mass;
-    Vec3<double> moment = mass * model.base_body().com;
-    for (int i = 0; i < model.dof(); ++i) {
-      const double m = model.joint(i).M.mass;
-      mass += m;
-      moment += m * (ws.o_base[i] + ws.R_base[i] * model.joint(i).d);
-    }
-    const Vec3<double> f = -mass * (ws.base_pose.R.transpose() * model.gravity());
-    const Vec3<double> n = denoc::cross(Vec3<double>(moment / mass), f);
+    const denoc_test::SystemMass system = denoc_test::system_mass(model, ws);
+    const Vec3<double> f = -system.mass * (ws.base_pose.R.transpose() * model.gravity());
+    const Vec3<double> n = denoc::cross(system.centre, f);
     EXPECT_LT((g.head<3>() - f).norm(), 1e-12 * f.norm());
     EXPECT_LT((g.segment<3>(3) - n).norm(), 1e-12 * f.norm());
   }

@@ -9,6 +9,7 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/simulation/simulation.hpp"
+#include "support/floating_bodies.hpp"
 #include "support/random_trees.hpp"
 
 namespace {
@@ -20,19 +21,11 @@ using denoc::Vec3;
 using VecX = denoc::VecX<double>;
 using denoc_test::TreeGenerator;
 
-denoc::RigidBody<double> random_body(TreeGenerator& gen) {
-  denoc::RigidBody<double> body;
-  body.mass = gen.uniform(2, 10);
-  body.com = Vec3<double>(gen.uniform(-0.2, 0.2), gen.uniform(-0.2, 0.2), gen.uniform(-0.2, 0.2));
-  const Mat3<double> R = gen.rotation();
-  body.inertia = body.mass * R * Vec3<double>(0.05, 0.08, 0.11).asDiagonal() * R.transpose();
-  return body;
-}
-
-// The mass centre in the world frame, and the system's momentum: its linear momentum and its
-// angular momentum about the mass centre, both in the world frame, from the base's rows of the
-// inertia matrix (the momentum at the base origin, in the base frame).
+// The mass, the mass centre in the world frame, and the system's momentum: its linear momentum
+// and its angular momentum about the mass centre, both in the world frame, from the base's rows
+// of the inertia matrix (the momentum at the base origin, in the base frame).
 struct Momentum {
+  double mass;
   Vec3<double> centre, linear, angular;
 };
 
@@ -41,15 +34,12 @@ Momentum momentum(const Model<double>& model, denoc::Workspace<double>& ws, cons
   const denoc::MatX<double> M = denoc::floating_inertia(model, ws, q);
   const VecX h = M.topRows(6) * v;
   denoc::joint_poses(model, ws);
-  double mass = model.base_body().mass;
-  Vec3<double> first_moment = mass * model.base_body().com;
-  for (int i = 0; i < model.dof(); ++i) {
-    mass += model.joint(i).M.mass;
-    first_moment += model.joint(i).M.mass * (ws.o_base[i] + ws.R_base[i] * model.joint(i).d);
-  }
+  const denoc_test::SystemMass system = denoc_test::system_mass(model, ws);
   const Transform<double> base = denoc::base_pose<double>(q);
-  const Vec3<double> c = first_moment / mass, p = h.head<3>();
-  return {base * c, base.R * p, base.R * (Vec3<double>(h.tail<3>()) - denoc::cross(c, p))};
+  const Vec3<double>& c = system.centre;
+  const Vec3<double> p = h.head<3>();
+  return {system.mass, base * c, base.R * p,
+          base.R * (Vec3<double>(h.tail<3>()) - denoc::cross(c, p))};
 }
 
 TEST(FloatingSimulation, FreeFallKeepsMomentumEnergyAndTheUnitQuaternion) {
@@ -57,8 +47,7 @@ TEST(FloatingSimulation, FreeFallKeepsMomentumEnergyAndTheUnitQuaternion) {
   for (denoc::Route route : {denoc::Route::udu, denoc::Route::cholesky}) {
     for (const denoc_test::TreeShape& shape :
          {denoc_test::TreeShape{1, 4, 4}, denoc_test::TreeShape{3, 3, 12}}) {
-      const Model<double> model(gen.tree(shape), Vec3<double>(1.3, -4.2, -8.1), Transform<double>(),
-                                denoc::Payload<double>(), random_body(gen));
+      const Model<double> model = denoc_test::floating_model(gen, shape);
       const int nq = model.nq(), nv = model.nv();
       denoc::State x(static_cast<std::size_t>(nq + nv), 0.0);
       Eigen::Map<VecX> q0(x.data(), nq), v0(x.data() + nq, nv);
@@ -69,10 +58,7 @@ TEST(FloatingSimulation, FreeFallKeepsMomentumEnergyAndTheUnitQuaternion) {
       const Momentum start = momentum(model, ws, q0, v0);
       const double e0 = denoc::floating_kinetic_energy(model, ws, q0, v0) +
                         denoc::floating_potential_energy(model, ws, q0);
-      double mass = model.base_body().mass;
-      for (int i = 0; i < model.dof(); ++i)
-        mass += model.joint(i).M.mass;
-      const Vec3<double> centre_rate = start.linear / mass;
+      const Vec3<double> centre_rate = start.linear / start.mass;
       denoc::ZeroForces forces;
       denoc::ChainDynamics system(model, route, forces);
       denoc::IntegratorSettings settings;
