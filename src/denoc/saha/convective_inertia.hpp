@@ -44,12 +44,12 @@ void write_frame(Workspace<S>& ws, int j, const Mat3<S>& R, const Vec3<S>& c, co
   frame.template segment<3>(15) = v_O;
 }
 
-// The parent's frame and twist (the base's, at rest, for parent -1), whence joint j starts.
+// The parent's frame and twist (the base's, V_0, for parent -1), whence joint j starts.
 template <typename S>
-void read_parent_frame(const Workspace<S>& ws, int parent, Mat3<S>& R, Vec3<S>& c, Vec3<S>& w,
-                       Vec3<S>& v_O) {
+void read_parent_frame(const Workspace<S>& ws, int parent, const Vec6<S>& V_0, Mat3<S>& R,
+                       Vec3<S>& c, Vec3<S>& w, Vec3<S>& v_O) {
   if (parent < 0) {
-    R.setIdentity(), c.setZero(), w.setZero(), v_O.setZero();
+    R.setIdentity(), c.setZero(), w = angular(V_0), v_O = linear(V_0);
     return;
   }
   const auto frame = ws.tree_link_frames.col(parent);
@@ -59,19 +59,36 @@ void read_parent_frame(const Workspace<S>& ws, int parent, Mat3<S>& R, Vec3<S>& 
   v_O = frame.template segment<3>(15);
 }
 
+// A link's own share of Q~ from its mass properties M about its mass centre c, in base axes,
+// and its twist [w; v_O] at O: w x I (Eq. 8) less m [c x][v_C x] = m (v_C c^T - (c . v_C) 1),
+// the angular rows of Q (3 x 3, column-major), then its momentum m v_C (12 entries in `out`).
+template <typename S, typename Out>
+void write_link_terms(const BodyInertia<S>& M, const Vec3<S>& c, const Vec3<S>& w,
+                      const Vec3<S>& v_O, Out&& out) {
+  const Vec3<S> v_C = v_O + cross(w, c);  // the velocity of the mass centre
+  Mat3<S> A;
+  for (int k = 0; k < 3; ++k)
+    A.col(k) = cross(w, Vec3<S>(M.rotational.col(k)));
+  A.noalias() -= M.mass * (v_C * c.transpose());
+  A.diagonal().array() += M.mass * c.dot(v_C);
+  out.template head<9>() = Eigen::Map<const Eigen::Matrix<S, 9, 1>>(A.data());
+  out.template tail<3>() = M.mass * v_C;
+}
+
 // The joint columns at O and the links' own terms, from the base outwards: S_j into ws.p_O,
 // [dS_j/dt; a_j] (a_j = angular(S_j)) into ws.coriolis_axes, and link j's
 // w_j x I_j - m_j [c_j x][v_j x] (3 x 3, column-major) and momentum m_j v_j into
-// ws.coriolis_links; M_j at O into ws.M_O. On a tree, R, c and V of the parent are read back
-// from ws.tree_link_frames, where each joint leaves its own.
+// ws.coriolis_links; M_j at O into ws.M_O. V_0 is the base's twist at O (zero on a fixed base).
+// On a tree, R, c and V of the parent are read back from ws.tree_link_frames, where each joint
+// leaves its own.
 template <typename S, typename Topology>
 void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
-                           Topology topology) {
+                           const Vec6<S>& V_0, Topology topology) {
   Mat3<S> R = Mat3<S>::Identity();
-  Vec3<S> c = Vec3<S>::Zero();                         // C_0 is the base origin
-  Vec3<S> w = Vec3<S>::Zero(), v_O = Vec3<S>::Zero();  // V_j = [w; v_O], the link's twist at O
+  Vec3<S> c = Vec3<S>::Zero();                  // C_0 is the base origin
+  Vec3<S> w = angular(V_0), v_O = linear(V_0);  // V_j = [w; v_O], the link's twist at O
   for (int j = 0; j < model.dof(); ++j) {
-    if constexpr (!Topology::chain) read_parent_frame(ws, topology.parent(j), R, c, w, v_O);
+    if constexpr (!Topology::chain) read_parent_frame(ws, topology.parent(j), V_0, R, c, w, v_O);
     R = R * ws.E[j];
     c += R * ws.ell[j];
     const Joint<S>& joint = model.joint(j);
@@ -87,16 +104,7 @@ void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorR
     axes.template segment<3>(6) = a;
     const BodyInertia<S> M = joint.M.rotated(R);  // about C_j, in base axes
     ws.M_O[j] = M.shifted(c);
-    const Vec3<S> v_C = v_O + cross(w, c);  // the velocity of C_j
-    // w x I (Eq. 8) less m [c x][v x] = m (v c^T - (c . v) 1): the angular rows of Q_j.
-    Mat3<S> A;
-    for (int k = 0; k < 3; ++k)
-      A.col(k) = cross(w, Vec3<S>(M.rotational.col(k)));
-    A.noalias() -= M.mass * (v_C * c.transpose());
-    A.diagonal().array() += M.mass * c.dot(v_C);
-    auto link = ws.coriolis_links.col(j);
-    link.template head<9>() = Eigen::Map<const Eigen::Matrix<S, 9, 1>>(A.data());
-    link.template tail<3>() = M.mass * v_C;
+    write_link_terms(M, c, w, v_O, ws.coriolis_links.col(j));
     if constexpr (!Topology::chain) write_frame(ws, j, R, c, w, v_O);
   }
 }
@@ -150,11 +158,11 @@ void convective_composites(const Model<S>& model, Workspace<S>& ws, Topology top
 // chain's code in convective_inertia is compiled as it was without it.
 template <typename S>
 [[gnu::noinline]] void convective_inertia_on_tree(const Model<S>& model, Workspace<S>& ws,
-                                                  ConstVectorRef<S> qd) {
+                                                  ConstVectorRef<S> qd, const Vec6<S>& V_0) {
   const int n = model.dof();
   const TreeTopology topology{model.parents().data()};
   size_columns(ws.tree_link_frames, n);
-  convective_link_terms(model, ws, qd, topology);
+  convective_link_terms(model, ws, qd, V_0, topology);
   convective_composites(model, ws, topology);
   for (int j = 0; j < n; ++j) {
     const int end = model.subtree_end(j);
@@ -168,19 +176,25 @@ template <typename S>
   }
 }
 
-// C(q, qd) of Eq. (20), O(n^2). Returns ws.coriolis (n x n, sized at the first call).
+// The storage of C and its factors for n joints, sized at the first call.
 template <typename S>
-const MatX<S>& convective_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
-                                  ConstVectorRef<S> qd) {
-  const int n = model.dof();
+void size_convective_inertia(Workspace<S>& ws, int n) {
   size_square(ws.coriolis, n);
   size_columns(ws.coriolis_axes, n);
   size_columns(ws.coriolis_links, n);
   size_columns(ws.coriolis_rows, n);
   size_columns(ws.coriolis_columns, n);
+}
+
+// C(q, qd) of Eq. (20), O(n^2). Returns ws.coriolis (n x n, sized at the first call).
+template <typename S>
+const MatX<S>& convective_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                                  ConstVectorRef<S> qd) {
+  const int n = model.dof();
+  size_convective_inertia(ws, n);
   update_joint_frames(model, ws, q);
   if (model.is_chain()) {
-    convective_link_terms(model, ws, qd, ChainTopology{});
+    convective_link_terms(model, ws, qd, Vec6<S>(Vec6<S>::Zero()), ChainTopology{});
     convective_composites(model, ws, ChainTopology{});
     for (int j = 0; j < n; ++j) {
       // Eq. (29): the column's entries at and below the diagonal, then those above it.
@@ -190,7 +204,7 @@ const MatX<S>& convective_inertia(const Model<S>& model, Workspace<S>& ws, Const
           ws.p_O.leftCols(j).transpose() * ws.coriolis_columns.col(j);
     }
   } else {
-    convective_inertia_on_tree(model, ws, qd);
+    convective_inertia_on_tree(model, ws, qd, Vec6<S>(Vec6<S>::Zero()));
   }
   return ws.coriolis;
 }
