@@ -2,7 +2,7 @@
 // the kinetic energy it is the Hessian of, the inverse dynamics against M a + h, the two forward
 // dynamics routes and the two inverses against one another and against the formed matrix,
 // gravity against the system's weight, and the world-frame Jacobian against the pose it
-// differentiates.
+// differentiates; C and the U D U^T factors against the identities they satisfy.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -172,6 +172,100 @@ TEST(FloatingBase, WorldJacobianDifferentiatesTheWorldPose) {
   }
 }
 
+// C v = h - g, and dI/dt - 2 C skew-symmetric: with the base's rates in its own frame the
+// inertia matrix depends on the joints' coordinates only, so dI/dt is its central difference
+// along the joints' rates.
+TEST(FloatingBase, ConvectiveInertiaGivesTheBiasAndASkewSymmetricRate) {
+  TreeGenerator gen(78);
+  double worst_bias = 0, worst_skew = 0;
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    const int n = model.dof();
+    const VecX q = random_coordinates(gen, model), v = gen.vector(model.nv(), 2);
+    const MatX C = denoc::floating_convective_inertia(model, ws, q, v);
+    const VecX h = denoc::floating_bias_forces(model, ws, q, v);  // a copy: g reuses its storage
+    const VecX h_less_g = h - denoc::floating_gravity_forces(model, ws, q);
+    worst_bias = std::max(worst_bias, relative_error(VecX(C * v), h_less_g));
+    const double dt = 1e-6;
+    VecX ahead = q, behind = q;
+    ahead.tail(n) += dt * v.tail(n);
+    behind.tail(n) -= dt * v.tail(n);
+    const MatX M_ahead = denoc::floating_inertia(model, ws, ahead);
+    const MatX rate = (M_ahead - denoc::floating_inertia(model, ws, behind)) / (2 * dt);
+    const MatX K = rate - 2 * C;
+    worst_skew =
+        std::max(worst_skew, (K + K.transpose()).cwiseAbs().maxCoeff() / K.cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(worst_bias, 1e-13);
+  EXPECT_LT(worst_skew, 1e-8);  // the central difference's truncation and rounding
+}
+
+// I = U D U^T with U unit upper triangular, non-zero above the diagonal only where rate i
+// supports rate k (Model::rate_parents), and D positive.
+TEST(FloatingBase, UduFactorsRebuildTheInertiaMatrix) {
+  TreeGenerator gen(79);
+  double worst = 0;
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Dynamics<double> d(model);
+    const VecX q = random_coordinates(gen, model);
+    const MatX M = denoc::floating_inertia(model, d.denoc(), q);
+    const denoc::UduFactors<double> f = denoc::udu_factors(denoc::Route::udu, d, q);
+    ASSERT_EQ(f.U.rows(), model.nv());
+    worst = std::max(worst, relative_error(MatX(f.U * f.d.asDiagonal() * f.U.transpose()), M));
+    EXPECT_GT(f.d.minCoeff(), 0);
+    for (int k = 0; k < model.nv(); ++k) {
+      EXPECT_EQ(f.U(k, k), 1);
+      std::vector<bool> supports(static_cast<std::size_t>(model.nv()), false);
+      for (int i = model.rate_parents()[k]; i >= 0; i = model.rate_parents()[i])
+        supports[static_cast<std::size_t>(i)] = true;
+      for (int i = 0; i < model.nv(); ++i) {
+        const bool zero = i > k || (i < k && !supports[static_cast<std::size_t>(i)]);
+        if (zero) {
+          EXPECT_EQ(f.U(i, k), 0) << "U(" << i << ", " << k << ")";
+        }
+      }
+    }
+  }
+  EXPECT_LT(worst, 1e-13);
+}
+
+// An external wrench w (world frame) on a frame of a link or of the base: the forces become
+// those of no wrench less J^T w, J the frame's world Jacobian; and forces on every rate, the
+// base's included, come back from both forward dynamics routes.
+TEST(FloatingBase, ExternalWrenchIsTheJacobianTransposeAndDrivesTheForwardDynamics) {
+  TreeGenerator gen(80);
+  double worst_wrench = 0, worst_udu = 0, worst_cholesky = 0;
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    const VecX q = random_coordinates(gen, model);
+    const VecX v = gen.vector(model.nv(), 2), a = gen.vector(model.nv(), 3);
+    for (int link : {-1, model.dof() - 1, model.dof() / 2}) {
+      denoc::BodyFrame<double> frame;
+      frame.link = link;
+      frame.placement = Transform<double>{gen.rotation(), Vec3<double>(gen.vector(3, 0.3))};
+      const Vec6<double> w = gen.vector(6, 10);
+      const MatX J = denoc::floating_frame_jacobian(model, ws, frame, q);
+      const VecX expected =
+          denoc::floating_inverse_dynamics(model, ws, q, v, a) - J.transpose() * w;
+      denoc::floating_inverse_dynamics(model, ws, q, v, a);
+      const VecX with_wrench = denoc::apply_floating_frame_wrench(model, ws, frame, q, w);
+      worst_wrench = std::max(worst_wrench, relative_error(with_wrench, expected));
+    }
+    const VecX forces = gen.vector(model.nv(), 5);
+    const VecX udu = denoc::floating_forward_dynamics(model, ws, q, v, forces);
+    const VecX cholesky = denoc::floating_forward_dynamics_cholesky(model, ws, q, v, forces);
+    worst_udu = std::max(
+        worst_udu, relative_error(denoc::floating_inverse_dynamics(model, ws, q, v, udu), forces));
+    worst_cholesky = std::max(worst_cholesky, relative_error(udu, cholesky));
+  }
+  EXPECT_LT(worst_wrench, 1e-13);
+  EXPECT_LT(worst_udu, 1e-12);
+  EXPECT_LT(worst_cholesky, 1e-11);
+}
+
 // The fixed-base routes refuse a floating base by name, and the floating ones a fixed base.
 TEST(FloatingBase, RoutesThatDoNotCarryTheBaseRefuseIt) {
   TreeGenerator gen(77);
@@ -182,7 +276,6 @@ TEST(FloatingBase, RoutesThatDoNotCarryTheBaseRefuseIt) {
                std::invalid_argument);
   EXPECT_THROW(denoc::forward_dynamics(denoc::Route::fixman, d, q, v, VecX::Zero(model.dof())),
                std::invalid_argument);
-  EXPECT_THROW(denoc::convective_inertia(denoc::Route::denoc, d, q, v), std::invalid_argument);
   const Model<double> fixed = gen.model(gen.tree({2, 3, 10}));
   denoc::Workspace<double> ws(fixed);
   EXPECT_THROW(denoc::floating_inertia(fixed, ws, VecX::Zero(fixed.nq() + 7)),

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "denoc/floating/floating_convective_inertia.hpp"
 #include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
@@ -116,18 +117,32 @@ const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S
 template <typename S>
 const MatX<S>& convective_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                   ConstVectorRef<S> qd) {
+  if (d.model().floating() && route == Route::denoc)
+    return floating_convective_inertia(d.model(), d.denoc(), q, qd);
   routes_detail::fixed_base_only(d, route, "the matrix of convective inertia terms");
   if (route == Route::denoc) return convective_inertia(d.model(), d.denoc(), q, qd);
   routes_detail::not_computed_by(route, "the matrix of convective inertia terms");
 }
 
-// The factors of I = U D U^T, Saha (1999) Eqs. (46)-(54): U into d.denoc().U, the diagonal of D
-// into d.denoc().m_hat.
+// The factors of I = U D U^T: U, unit upper triangular, and the diagonal of D.
 template <typename S>
-void udu_factors(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
+struct UduFactors {
+  const MatX<S>& U;
+  const VecX<S>& d;
+};
+
+// The factors of I = U D U^T, Saha (1999) Eqs. (46)-(54); with a floating base (6 + n) x (6 + n),
+// the base's pivot factored too (floating_udu_factors).
+template <typename S>
+UduFactors<S> udu_factors(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
   if (route != Route::udu) routes_detail::not_computed_by(route, "the U D U^T factors");
-  routes_detail::fixed_base_only(d, route, "the U D U^T factors");
-  udu_factors(d.model(), d.denoc(), q);
+  Workspace<S>& ws = d.denoc();
+  if (d.model().floating()) {
+    floating_udu_factors(d.model(), ws, q);
+    return {ws.base.U, ws.base.d};
+  }
+  udu_factors(d.model(), ws, q);
+  return {ws.U, ws.m_hat};
 }
 
 // I(q)^-1; NaN entries when I is not positive definite.

@@ -23,6 +23,7 @@
 #include "denoc/model/kinematics.hpp"
 #include "denoc/saha/energy.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
+#include "denoc/saha/reactions.hpp"
 
 namespace denoc {
 
@@ -99,14 +100,19 @@ const MatX<S>& floating_inertia(const Model<S>& model, Workspace<S>& ws, ConstVe
   return M;
 }
 
-// M^_0 = M_0 + the sum the joints on the base left in ws.base.articulated (Eq. 50 at the base),
-// factored: the base's pivot. False unless it is positive definite.
+// M^_0 = M_0 + the sum the joints on the base left in ws.base.articulated (Eq. 50 at the base).
 template <typename S>
-bool factor_base_pivot(const Model<S>& model, Workspace<S>& ws) {
+Mat6<S> base_articulated_mass(const Model<S>& model, const Workspace<S>& ws) {
   Mat6<S> M = ws.base.articulated;  // [A K; . C], K^T still to place
   M.template bottomLeftCorner<3, 3>() = M.template topRightCorner<3, 3>().transpose();
   M += model.base_inertia().matrix();
-  ws.base.pivot.compute(M);
+  return M;
+}
+
+// M^_0 factored: the base's pivot. False unless it is positive definite.
+template <typename S>
+bool factor_base_pivot(const Model<S>& model, Workspace<S>& ws) {
+  ws.base.pivot.compute(base_articulated_mass(model, ws));
   return ws.base.pivot.info() == Eigen::Success;
 }
 
@@ -137,22 +143,37 @@ void floating_solve(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> t
   solve_unit_lower(model, ws, topology);  // from mu_0 = the base's accelerations
 }
 
-// The accelerations [dv; dw; qdd] (6 + n) that the joint forces `tau` (n; the base is not
-// actuated) produce at (q, v), in O(n). Returns ws.base.qdd; NaN if M^_0 is not positive definite.
+// The generalized forces of the forward dynamics: the joints' n (the base free), or all 6 + n,
+// the base's [f; n] first (in the base frame, about its origin: an external wrench's J^T w).
+// The base's into ws.base.applied ([n; f], zero for n); returns the joints'.
+template <typename S>
+auto take_applied_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau) {
+  if (tau.size() != model.dof() && tau.size() != model.nv())
+    throw std::invalid_argument("the forward dynamics of a floating base takes n or 6 + n forces");
+  ws.base.applied.setZero();
+  if (tau.size() == model.nv()) {
+    linear(ws.base.applied) = tau.template head<3>();
+    angular(ws.base.applied) = tau.template segment<3>(3);
+  }
+  return tau.tail(model.dof());
+}
+
+// The accelerations [dv; dw; qdd] (6 + n) that the forces `tau` (take_applied_forces) produce
+// at (q, v), in O(n). Returns ws.base.qdd; NaN if M^_0 is not positive definite.
 template <typename S>
 const VecX<S>& floating_forward_dynamics(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> v,
                                          ConstVectorRef<S> tau) {
   require_floating(model, true, "floating_forward_dynamics");
   set_base_motion(model, ws, q, v, VecX<S>());
-  ws.base.applied.setZero();
+  const auto joint_forces = take_applied_forces(model, ws, tau);
   update_joint_frames(model, ws, joint_coordinates(model, q));
   bool factored = false;
   with_topology(model, [&](auto topology) {
     forward_recursion(model, ws, joint_rates(model, v), ws.zeros, topology);
     articulated_body_masses(model, ws, topology);  // Eqs. (47)-(50), M^_0's sum included
     if (!(factored = factor_base_pivot(model, ws))) return;
-    floating_solve(model, ws, tau, topology);
+    floating_solve(model, ws, joint_forces, topology);
   });
   if (!factored) {
     ws.base.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
@@ -160,6 +181,47 @@ const VecX<S>& floating_forward_dynamics(const Model<S>& model, Workspace<S>& ws
   }
   gather_floating_accelerations(model, ws);
   return ws.base.qdd;
+}
+
+// A symmetric 6x6 matrix A = U D U^T, U unit upper triangular: its last row and column
+// eliminated first, as Eqs. (47)-(50) eliminate the joints from the tips inwards. A is overwritten.
+template <typename S, typename UBlock, typename DBlock>
+void factor_udu_6x6(Mat6<S>& A, UBlock&& U, DBlock&& d) {
+  U.setIdentity();
+  for (int k = 5; k >= 0; --k) {
+    d[k] = A(k, k);
+    U.col(k).head(k) = A.col(k).head(k) / d[k];
+    A.topLeftCorner(k, k).noalias() -= d[k] * U.col(k).head(k) * U.col(k).head(k).transpose();
+  }
+}
+
+// The factors of I = U D U^T with a floating base (Saha 1999, Eqs. 46-54 run on to the base),
+// rates [v; w; qd]: the joints' rows and D as on a fixed base (udu_factors); the base's rows of
+// joint k's column, S_0^T B_{r,0}^T psi_k^0, psi_k carried along k's path to the base through its
+// root r and read by the base's six unit rates S_0; and the base's 6x6 pivot M^_0 in the order
+// [v; w], factored once more as U_0 D_0 U_0^T so that D is diagonal. U into ws.base.U, the
+// diagonal of D into ws.base.d. D is positive where I is positive definite.
+template <typename S>
+void floating_udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  require_floating(model, true, "floating_udu_factors");
+  const int n = model.dof();
+  udu_factors(model, ws, joint_coordinates(model, q));  // also leaves M^_0's sum in ws.base
+  MatX<S>& U = ws.base.U;
+  U.setIdentity(n + 6, n + 6);  // sized at the first call
+  ws.base.d.resize(n + 6);
+  U.bottomRightCorner(n, n) = ws.U;
+  ws.base.d.tail(n) = ws.m_hat;
+  for (int k = 0; k < n; ++k) {
+    Vec6<S> psi = ws.psi[k];
+    for (int j = k; j >= 0; j = model.parent(j))
+      psi = transfer_wrench(ws.E[j], ws.ell[j], psi);  // B_{j,lambda(j)}^T, to the base
+    write_linear_first(psi, U.col(6 + k).template head<6>());
+  }
+  const Mat6<S> M = base_articulated_mass(model, ws);  // [angular; linear]
+  Mat6<S> pivot;                                       // in the order [v; w]
+  pivot << M.template bottomRightCorner<3, 3>(), M.template bottomLeftCorner<3, 3>(),
+      M.template topRightCorner<3, 3>(), M.template topLeftCorner<3, 3>();
+  factor_udu_6x6(pivot, U.template topLeftCorner<6, 6>(), ws.base.d.template head<6>());
 }
 
 // The (6 + n) inertia matrix factored as L^T D L with the parent array of the rates
@@ -178,7 +240,8 @@ const VecX<S>& floating_forward_dynamics_cholesky(const Model<S>& model, Workspa
                                                   ConstVectorRef<S> tau) {
   VecX<S>& qdd = ws.base.qdd;
   qdd = -floating_bias_forces(model, ws, q, v);
-  qdd.tail(model.dof()) += tau;
+  qdd.tail(model.dof()) += take_applied_forces(model, ws, tau);
+  if (tau.size() == model.nv()) qdd.template head<6>() += tau.template head<6>();
   floating_inertia(model, ws, q);
   if (!factor_floating_inertia(model, ws)) {
     qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
@@ -251,6 +314,28 @@ template <typename S>
 S floating_potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   ws.base_pose = base_pose<S>(q);
   return potential_energy(model, ws, joint_coordinates(model, q));
+}
+
+// The environment's wrench w = [f; n] on `frame`, at its origin, in the world frame, taken into
+// the forces of floating_inverse_dynamics (which must come first): the joints' through
+// apply_frame_wrench (their gamma_i and tau_i, so the reactions carry it too), the base's from
+// its wrench of Eq. (7) again, or directly when the frame is on the base. The forces then
+// balance M a + h - J^T w. Returns ws.base.tau.
+template <typename S>
+const VecX<S>& apply_floating_frame_wrench(const Model<S>& model, Workspace<S>& ws,
+                                           const BodyFrame<S>& frame, ConstVectorRef<S> q,
+                                           const Vec6<S>& w_world) {
+  const Vec6<S> w = tool_wrench_in_base(Mat3<S>(base_pose<S>(q).R.transpose()), w_world);
+  apply_frame_wrench(model, ws, frame, w);
+  Vec6<S> base = base_wrench(model, ws);  // [n; f], the joints' share carried again
+  if (frame.link < 0) {
+    const Vec3<S> f = w.template head<3>(), r = frame.placement.p;
+    angular(base) -= Vec3<S>(w.template tail<3>()) + cross(r, f);
+    linear(base) -= f;
+  }
+  write_linear_first(base, ws.base.tau.template head<6>());
+  ws.base.tau.tail(model.dof()) = ws.tau;
+  return ws.base.tau;
 }
 
 // The pose of `frame` in the world frame. Returns ws.tool_pose.

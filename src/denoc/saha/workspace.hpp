@@ -31,6 +31,8 @@ struct FloatingBaseWorkspace {
   VecX<S> tau, qdd;                   // 6 + n generalized forces and accelerations
   VecX<S> column, zeros;              // 6 + n scratch, and 6 + n zeros
   MatX<S> gim, factor, inverse;       // (6 + n)^2, sized at first use
+  MatX<S> coriolis, U;                // C and U of I = U D U^T, (6 + n)^2 at first use
+  VecX<S> d;                          // the diagonal of that D, 6 + n
   Eigen::Matrix<S, 6, Eigen::Dynamic> jacobian;  // 6 x (6 + n), world frame
 };
 

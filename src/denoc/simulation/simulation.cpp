@@ -68,6 +68,11 @@ void ChainDynamics::evaluate(const State& x, double t) {
       power_friction_ += friction_[i] * qd[i];
     }
   }
+  if (wrench_ && model_.floating()) {
+    add_floating_wrench(t, q_all, v_all);
+    qdd_ = forward_dynamics(route_, dynamics_, q_all, v_all, rate_forces_);
+    return;
+  }
   if (wrench_) {
     // The environment's wrench on the tool (or the frame given): tau gains J^T w
     // (docs/robot-file.md), and its power is w . J qd.
@@ -87,6 +92,23 @@ void ChainDynamics::evaluate(const State& x, double t) {
     return;
   }
   qdd_ = forward_dynamics(route_, dynamics_, q_all, v_all, tau_net_);
+}
+
+// With a floating base the wrench is in the world frame (docs/floating-base.md) and moves the
+// base too: the forces of all 6 + n rates are J^T w (J the frame's world Jacobian, 6 x (6 + n))
+// plus the joints' net forces, and the wrench's power is w . J v.
+void ChainDynamics::add_floating_wrench(double t, const Eigen::Map<const VecX<double>>& q_all,
+                                        const Eigen::Map<const VecX<double>>& v_all) {
+  wrench_->at(t, wrench_samples_);
+  wrench_value_ = wrench_samples_;
+  if (wrench_in_tool_frame_) {
+    const Mat3<double> R = floating_frame_pose(model_, ws_, wrench_frame_, q_all).R;
+    wrench_value_ = tool_wrench_in_base(R, wrench_value_);
+  }
+  const auto& J = floating_frame_jacobian(model_, ws_, wrench_frame_, q_all);
+  rate_forces_.noalias() = J.transpose() * wrench_value_;  // sized at the first call
+  rate_forces_.tail(model_.dof()) += tau_net_;
+  power_in_ += wrench_value_.dot(J * v_all);
 }
 
 void ChainDynamics::project(State& x) const {

@@ -116,6 +116,8 @@ class ChainDynamics {
   bool transition_due(const State& x, double t);
 
  private:
+  void add_floating_wrench(double t, const Eigen::Map<const VecX<double>>& q_all,
+                           const Eigen::Map<const VecX<double>>& v_all);
   void solve_with_locks(const Eigen::Map<const VecX<double>>& q,
                         const Eigen::Map<const VecX<double>>& qd);
 
@@ -132,6 +134,7 @@ class ChainDynamics {
   bool wrench_in_tool_frame_ = false;
   BodyFrame<double> wrench_frame_;  // where the wrench acts: the tool frame unless set
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
+  VecX<double> rate_forces_;  // with a floating base and a wrench: the forces of all 6 + n rates
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   MatX<double> full_inertia_;  // I with no joint locked; sized by the first locked solve
   std::vector<char> locked_;
