@@ -2,8 +2,9 @@
 // --floating-base simulated by rfdsim and its rows fed back to ridim (the base's forces vanish,
 // the joints' are rfdsim's); a floating robot YAML made here, its inertia matrix and gravity
 // forces against what a rigid system must have and its pose and Jacobian against the fixed-base
-// ones carried by the base; the quaternion, header and --q0 checks; the options a floating base
-// refuses; and the rows written before a bad row kept.
+// ones carried by the base; C, the U D U^T factors and --wrench against the identities they
+// satisfy; the operation counts; the quaternion, header and --q0 checks; the options a floating
+// base refuses; and the rows written before a bad row kept.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -508,13 +509,127 @@ TEST_F(FloatingCli, InitialStateChecks) {
       << r.err;
 }
 
+// The other matrices with a floating base are (6 + n) x (6 + n): C with C v = h - g, and U and D
+// with U D U^T = M. --wrench is in the world frame: ridim takes J^T w off the forces (J the
+// tool's world Jacobian), and rfdsim counts its power in the work column, so that kinetic +
+// potential - work stays constant in a free fall with the wrench on.
+TEST_F(FloatingCli, ConvectiveInertiaUduFactorsAndWrench) {
+  constexpr int n = 3, nv = n + 6;
+  write("floating.yaml", kFloatingYaml);
+  std::vector<denoc::VecX<double>> states;
+  write("traj.csv", floating_trajectory(6, false, states));
+  for (const std::string q :
+       {"coriolis", "udu", "bias", "gravity", "mass-matrix", "jacobian", "torques"}) {
+    const Result r = ridim("floating.yaml traj.csv -o " + q + ".csv --quantity " + q);
+    ASSERT_EQ(r.status, 0) << q << "\n" << r.err;
+  }
+  write("wrench.csv", "t,fx,fy,fz,nx,ny,nz\n0,3,-2,5,0.4,0.1,-0.3\n1,3,-2,5,0.4,0.1,-0.3\n");
+  const Result wrenched = ridim("floating.yaml traj.csv -o wrenched.csv --wrench wrench.csv");
+  ASSERT_EQ(wrenched.status, 0) << wrenched.err;
+  const auto c_header = fields_of(lines_of(read("coriolis.csv"))[0]);
+  ASSERT_EQ(c_header.size(), 1u + nv * nv);
+  EXPECT_EQ(c_header.back(), "C_9_9");
+  const auto u_header = fields_of(lines_of(read("udu.csv"))[0]);
+  ASSERT_EQ(u_header.size(), 1u + nv * nv + nv);
+  EXPECT_EQ(u_header[nv * nv], "U_9_9");
+  EXPECT_EQ(u_header.back(), "D_9");
+
+  const auto C_rows = rows_of(read("coriolis.csv")), udu_rows = rows_of(read("udu.csv"));
+  const auto h_rows = rows_of(read("bias.csv")), g_rows = rows_of(read("gravity.csv"));
+  const auto M_rows = rows_of(read("mass-matrix.csv")), J_rows = rows_of(read("jacobian.csv"));
+  const auto tau_rows = rows_of(read("torques.csv")), wrenched_rows = rows_of(read("wrenched.csv"));
+  ASSERT_EQ(C_rows.size(), states.size());
+  using Square = Eigen::Matrix<double, nv, nv, Eigen::RowMajor>;
+  using Vector = Eigen::Matrix<double, nv, 1>;
+  Eigen::Matrix<double, 6, 1> w;
+  w << 3, -2, 5, 0.4, 0.1, -0.3;
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const Vector v = states[k].segment<nv>(n + 7);
+    const Square C(C_rows[k].data() + 1), U(udu_rows[k].data() + 1), M(M_rows[k].data() + 1);
+    const Vector D(udu_rows[k].data() + 1 + nv * nv);
+    const Vector h(h_rows[k].data() + 1), g(g_rows[k].data() + 1);
+    EXPECT_LT((C * v - (h - g)).cwiseAbs().maxCoeff(), 1e-13 * (h - g).norm()) << "row " << k;
+    EXPECT_LT((U * D.asDiagonal() * U.transpose() - M).cwiseAbs().maxCoeff(), 1e-14 * M.norm())
+        << "row " << k;
+    const Eigen::Matrix<double, 6, nv, Eigen::RowMajor> J(J_rows[k].data() + 1);
+    const Vector tau(tau_rows[k].data() + 1), with_wrench(wrenched_rows[k].data() + 1);
+    EXPECT_LT((with_wrench - (tau - J.transpose() * w)).cwiseAbs().maxCoeff(), 1e-13 * tau.norm())
+        << "row " << k;
+  }
+
+  const Result sim = rfdsim("floating.yaml --free-fall --t-end 0.5 --wrench wrench.csv -o sim.csv");
+  ASSERT_EQ(sim.status, 0) << sim.err;
+  const auto sim_rows = rows_of(read("sim.csv"));
+  ASSERT_GT(sim_rows.size(), 2u);
+  // t, q (10), v (9), a (9), tau (3), kinetic, potential, work, dissipated
+  const auto balance = [](const std::vector<double>& row) { return row[32] + row[33] - row[34]; };
+  const double work = sim_rows.back()[34];
+  EXPECT_GT(std::abs(work), 0.1);  // the wrench does work
+  EXPECT_LT(std::abs(balance(sim_rows.back()) - balance(sim_rows.front())), 1e-6 * std::abs(work));
+}
+
+// A floating YAML robot of n identical revolute links on a 3 kg base, and a trajectory of one
+// sample at rest with the base unturned.
+std::string identical_links_yaml(int n) {
+  std::string yaml =
+      "name: identical links\ndh: standard\nangle_unit: rad\nbase: floating\n"
+      "base_body: {mass: 3, com: [0, 0, 0.1], inertia: {xx: 0.02, yy: 0.03, zz: 0.04}}\n"
+      "links:\n";
+  for (int i = 0; i < n; ++i) {
+    yaml +=
+        "  - {joint: revolute, a: 0.3, alpha: 0.5, d: 0.1, mass: 1, com: [-0.1, 0, 0], "
+        "inertia: {xx: 0.002, yy: 0.01, zz: 0.01}}\n";
+  }
+  return yaml;
+}
+std::string resting_sample(int n) {
+  std::vector<std::string> row(trajectory_header(n).size(), "0");
+  row[7] = "1";  // base_qw
+  return join(trajectory_header(n), trajectory_header(n).size()) + "\n" + join(row, row.size()) +
+         "\n";
+}
+
+// --count-operations with a floating base counts the floating routes: the inverse dynamics and
+// the O(n) forward dynamics cost the same for every joint added (equal differences at n = 2, 4,
+// 6, 8), the inertia matrix is quadratic (equal second differences), and every quantity counts.
+TEST_F(FloatingCli, OperationCountsOfTheFloatingRoutes) {
+  auto count = [&](bool ridim_app, int n, const std::string& args) {
+    write("robot.yaml", identical_links_yaml(n));
+    write("sample.csv", resting_sample(n));
+    const Result r = ridim_app ? ridim("robot.yaml sample.csv --count-operations " + args)
+                               : rfdsim("robot.yaml --count-operations " + args);
+    EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
+    const auto lines = lines_of(r.out);
+    EXPECT_EQ(lines.size(), 2u) << r.out;
+    const auto fields = fields_of(lines.back());
+    EXPECT_EQ(fields.size(), 8u) << r.out;
+    return fields.size() == 8u ? std::stol(fields[3]) + std::stol(fields[4]) : -1L;
+  };
+  for (const char* quantity : {"torques", "bias", "gravity", "mass-matrix", "inverse-mass-matrix",
+                               "coriolis", "udu", "pose", "jacobian", "reactions"})
+    EXPECT_GT(count(true, 3, std::string("--quantity ") + quantity), 0) << quantity;
+  for (const char* route : {"udu", "cholesky"})
+    EXPECT_GT(count(false, 3, std::string("--algorithm ") + route), 0) << route;
+  std::vector<long> torques, forward, inertia;
+  for (int n : {2, 4, 6, 8}) {
+    torques.push_back(count(true, n, "--quantity torques"));
+    forward.push_back(count(false, n, "--algorithm udu"));
+    inertia.push_back(count(true, n, "--quantity mass-matrix"));
+  }
+  for (std::size_t k = 2; k < 4; ++k) {
+    EXPECT_EQ(torques[k] - torques[k - 1], torques[1] - torques[0]);
+    EXPECT_EQ(forward[k] - forward[k - 1], forward[1] - forward[0]);
+  }
+  EXPECT_EQ(inertia[3] - 2 * inertia[2] + inertia[1], inertia[2] - 2 * inertia[1] + inertia[0]);
+  EXPECT_GT(inertia[2] - 2 * inertia[1] + inertia[0], 0);
+}
+
 // What a floating base refuses: exit 2 before any output, the message naming the option and the
 // floating base.
 TEST_F(FloatingCli, RefusedOptions) {
   write("floating.yaml", kFloatingYaml);
   std::vector<denoc::VecX<double>> states;
   write("traj.csv", floating_trajectory(2, false, states));
-  write("wrench.csv", "t,fx,fy,fz,nx,ny,nz\n0,0,0,0,0,0,0\n1,0,0,0,0,0,0\n");
   write("tau.csv", "t,tau1,tau2,tau3\n0,0,0,0\n1,0,0,0\n");
   const std::string floating = "the robot's base is floating (docs/floating-base.md)";
   struct Case {
@@ -522,19 +637,13 @@ TEST_F(FloatingCli, RefusedOptions) {
     std::string args, message;
   };
   const std::vector<Case> cases = {
-      {true, "--quantity coriolis", "--quantity coriolis is computed with a fixed base only"},
-      {true, "--quantity udu", "--quantity udu is computed with a fixed base only"},
       {true, "--algorithm gibbs-appell", "--algorithm gibbs-appell: the route carries no floating"},
       {true, "--quantity inverse-mass-matrix --algorithm fixman",
        "--algorithm fixman: the route carries no floating base"},
-      {true, "--wrench wrench.csv", "--wrench is taken with a fixed base only"},
-      {true, "--count-operations", "--count-operations counts with a fixed base only"},
       {false, "--free-fall --algorithm gibbs-appell",
        "--algorithm gibbs-appell: the route carries no floating base"},
       {false, "--free-fall --algorithm fixman",
        "--algorithm fixman: the route carries no floating"},
-      {false, "--free-fall --wrench wrench.csv", "--wrench is taken with a fixed base only"},
-      {false, "--free-fall --count-operations", "--count-operations counts with a fixed base only"},
       {false, "--torques tau.csv --coulomb stick-slip",
        "--coulomb stick-slip locks joints with a fixed base only"},
   };
@@ -548,7 +657,7 @@ TEST_F(FloatingCli, RefusedOptions) {
     EXPECT_FALSE(std::filesystem::exists(dir_ / "out.csv")) << what;
   }
   // The same on the URDF read floating.
-  Result r = ridim(solo() + "--quantity coriolis");
+  Result r = ridim(solo() + "--algorithm gibbs-appell");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find(floating), std::string::npos) << r.err;
   r = rfdsim(solo() + "--free-fall --algorithm fixman");

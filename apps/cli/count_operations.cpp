@@ -29,11 +29,19 @@ OperationCounts count_ridim_quantity(Quantity quantity, Route route, const Model
       case Quantity::gravity:
         gravity_forces(route, d, q);
         break;
-      case Quantity::pose:
-        tool_pose(m, d.denoc(), q);
+      case Quantity::pose:  // in the world frame with a floating base
+        if (m.floating()) {
+          frame_pose(d, m.tool_frame(), q);
+        } else {
+          tool_pose(m, d.denoc(), q);
+        }
         break;
       case Quantity::jacobian:
-        tool_jacobian(m, d.denoc(), q);
+        if (m.floating()) {
+          frame_jacobian(d, m.tool_frame(), q);
+        } else {
+          tool_jacobian(m, d.denoc(), q);
+        }
         break;
       case Quantity::coriolis:
         convective_inertia(route, d, q, qd);
@@ -42,8 +50,8 @@ OperationCounts count_ridim_quantity(Quantity quantity, Route route, const Model
         udu_factors(route, d, q);
         break;
       case Quantity::reactions:  // as ridim computes them: the recursions, then the reactions
-        inverse_dynamics(m, d.denoc(), q, qd, qdd);
-        joint_reactions(m, d.denoc(), q);
+        inverse_dynamics(Route::denoc, d, q, qd, qdd);
+        joint_reactions(m, d.denoc(), q.tail(m.dof()));
         break;
     }
   });
@@ -54,7 +62,7 @@ OperationCounts count_forward_dynamics(Route route, const Model<double>& model,
                                        ConstVectorRef<double> qd_double) {
   CountingDynamics counting(model);
   const VecX<Counted> q = counted(q_double), qd = counted(qd_double);
-  const VecX<Counted> tau = VecX<Counted>::Zero(model.dof());
+  const VecX<Counted> tau = VecX<Counted>::Zero(model.dof());  // the joints'; a floating base free
   return count_operations([&] { forward_dynamics(route, counting.dynamics, q, qd, tau); });
 }
 

@@ -268,8 +268,6 @@ void check_floating_base(const RfdsimOptions& options) {
               ": the route carries no floating base (its recursions start from a fixed one)" + why);
   require(options.friction.coulomb != CoulombModel::stick_slip,
           "--coulomb stick-slip locks joints with a fixed base only" + why);
-  require(options.wrench.empty(), "--wrench is taken with a fixed base only" + why);
-  require(!options.count_operations, "--count-operations counts with a fixed base only" + why);
 }
 
 // The robot file with --set applied, its warnings printed, and the options checked against it.
@@ -332,8 +330,8 @@ std::unique_ptr<SampledForces> open_wrench(const RfdsimOptions& options,
 // --count-operations: one forward-dynamics evaluation at x(0) with no joint forces, counted.
 void write_count(const RfdsimOptions& options, const RobotFile& robot, const State& x,
                  std::ostream& standard_output) {
-  const int n = robot.dof();
-  const Eigen::Map<const VecX<double>> q(x.data(), n), qd(x.data() + n, n);
+  const int n = robot.dof(), nq = robot.model.nq(), nv = robot.model.nv();
+  const Eigen::Map<const VecX<double>> q(x.data(), nq), qd(x.data() + nq, nv);
   const std::string table =
       count_table("forward-dynamics", options.algorithm, n,
                   count_forward_dynamics(options.algorithm, robot.model, q, qd));

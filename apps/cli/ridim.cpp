@@ -65,20 +65,12 @@ std::string name_of(Quantity quantity) {
   return "?";
 }
 
-// What a floating base does not take yet (docs/floating-base.md): InputError naming it.
-void check_floating_base(const RidimOptions& options, Route chosen) {
-  const std::string why = "; the robot's base is floating (docs/floating-base.md)";
-  if (options.quantity == Quantity::coriolis || options.quantity == Quantity::udu)
-    throw InputError("--quantity " + name_of(options.quantity) +
-                     " is computed with a fixed base only" + why);
+// The routes that carry no floating base (docs/floating-base.md): InputError naming them.
+void check_floating_base(Route chosen) {
   if (chosen == Route::gibbs_appell || chosen == Route::fixman)
     throw InputError("--algorithm " + route_name(chosen) +
                      ": the route carries no floating base (its recursions start from a fixed "
-                     "one)" +
-                     why);
-  if (!options.wrench.empty()) throw InputError("--wrench is taken with a fixed base only" + why);
-  if (options.count_operations)
-    throw InputError("--count-operations counts with a fixed base only" + why);
+                     "one); the robot's base is floating (docs/floating-base.md)");
 }
 
 // The chosen route, or the quantity's default; InputError naming both when it does not apply
@@ -93,7 +85,7 @@ Route choose_algorithm(const RidimOptions& options, const Model<double>& model) 
     throw InputError("--algorithm " + route_name(chosen) + " does not compute --quantity " +
                      name_of(options.quantity) + "; the routes for it are " + names);
   }
-  if (model.floating()) check_floating_base(options, chosen);
+  if (model.floating()) check_floating_base(chosen);
   if (chosen == Route::fixman && !fixman_supports(model)) {
     throw InputError(options.robot + ": --algorithm fixman: " + fixman_unsupported_reason(model));
   }
@@ -185,7 +177,8 @@ std::vector<std::string> output_header(Quantity quantity, int n, bool floating) 
       break;
     case Quantity::udu:
       matrix("U");
-      numbered("D_");
+      for (int i = 1; i <= nv; ++i)
+        names.push_back("D_" + std::to_string(i));
       break;
   }
   return names;
@@ -215,12 +208,14 @@ class SampleWriter {
              ConstVectorRef<double> qdd) {
     check_positive_definite_(t, q);
     // With a floating base q has 7 + n entries, qd and qdd 6 + n, and the dynamics' dispatch
-    // takes them (docs/floating-base.md); --wrench, coriolis and udu were refused before.
+    // takes them (docs/floating-base.md).
     const bool gibbs_appell = algorithm_ == Route::gibbs_appell;
     switch (quantity_) {
       case Quantity::torques:
         if (model_.floating()) {
-          csv_.row(t, floating_forces(inverse_dynamics(algorithm_, dynamics_, q, qd, qdd), qd));
+          inverse_dynamics(algorithm_, dynamics_, q, qd, qdd);
+          with_wrench(t, q, false);
+          csv_.row(t, floating_forces(ws_.base.tau, qd));
           break;
         }
         take_tau(inverse_dynamics(algorithm_, dynamics_, q, qd, qdd));
@@ -235,7 +230,9 @@ class SampleWriter {
         break;
       case Quantity::bias:
         if (model_.floating()) {
-          csv_.row(t, floating_forces(bias_forces(algorithm_, dynamics_, q, qd), qd));
+          bias_forces(algorithm_, dynamics_, q, qd);
+          with_wrench(t, q, false);
+          csv_.row(t, floating_forces(ws_.base.tau, qd));
           break;
         }
         take_tau(bias_forces(algorithm_, dynamics_, q, qd));
@@ -298,21 +295,30 @@ class SampleWriter {
 
   // U row by row, then the diagonal of D (docs/csv.md).
   const VecX<double>& udu_row(ConstVectorRef<double> q) {
-    udu_factors(algorithm_, dynamics_, q);
-    const Eigen::Index n = ws_.U.rows();
+    const UduFactors<double> factors = udu_factors(algorithm_, dynamics_, q);
+    const Eigen::Index n = factors.U.rows();
     udu_row_.resize(n * n + n);  // allocates at the first sample only
     Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-        udu_row_.data(), n, n) = ws_.U;
-    udu_row_.tail(n) = ws_.m_hat;
+        udu_row_.data(), n, n) = factors.U;
+    udu_row_.tail(n) = factors.d;
     return udu_row_;
   }
 
   // The external wrench of --wrench at t (docs/robot-file.md) taken into ws_.gamma and ws_.tau. It
   // is carried inwards on the DeNOC joint frames, which the Gibbs-Appell route does not set.
+  // With a floating base the wrench is in the world frame, and the base's forces take it too.
   void with_wrench(double t, ConstVectorRef<double> q, bool need_frames) {
     if (!wrench_) return;
-    if (need_frames) update_joint_frames(model_, ws_, q);
     wrench_->at(t, wrench_value_);
+    if (model_.floating()) {
+      if (wrench_in_tool_frame_) {
+        wrench_value_ =
+            tool_wrench_in_base(floating_frame_pose(model_, ws_, frame_, q).R, wrench_value_);
+      }
+      apply_floating_frame_wrench(model_, ws_, frame_, q, wrench_value_);
+      return;
+    }
+    if (need_frames) update_joint_frames(model_, ws_, q);
     if (wrench_in_tool_frame_) {
       joint_poses(model_, ws_);
       wrench_value_ = tool_wrench_in_base(frame_pose(ws_, frame_).R, wrench_value_);
@@ -471,8 +477,8 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
 // trajectory or of the CSV (whose other rows are not read), written as one header and one row.
 void run_count(const RobotFile& robot, const RidimOptions& options, std::istream& standard_input,
                std::ostream& standard_output) {
-  const int n = robot.dof();
-  VecX<double> state(3 * n);  // q, qd, qdd
+  const int n = robot.dof(), nq = robot.model.nq(), nv = robot.model.nv();
+  VecX<double> state(nq + 2 * nv);  // q, qd, qdd (7 + n and 6 + n each with a floating base)
   if (options.trajectory.empty()) {
     const CycloidalTrajectory<double>& traj = robot_trajectory(robot);
     traj.evaluate(traj.sample_time(0), state.segment(0, n), state.segment(n, n),
@@ -480,11 +486,11 @@ void run_count(const RobotFile& robot, const RidimOptions& options, std::istream
   } else {
     std::ifstream file_in;
     CsvReader reader = open_trajectory(options, standard_input, file_in);
-    state = first_row(reader, robot.model).tail(3 * n);
+    state = first_row(reader, robot.model).tail(nq + 2 * nv);
   }
   const OperationCounts counts =
-      count_ridim_quantity(options.quantity, *options.algorithm, robot.model, state.segment(0, n),
-                           state.segment(n, n), state.segment(2 * n, n));
+      count_ridim_quantity(options.quantity, *options.algorithm, robot.model, state.head(nq),
+                           state.segment(nq, nv), state.tail(nv));
   const std::string table = count_table(name_of(options.quantity), *options.algorithm, n, counts);
   Output output(options.output, standard_output);
   output.write(table.data(), table.size());
