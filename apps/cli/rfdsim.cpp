@@ -260,14 +260,12 @@ std::optional<BodyFrame<double>> wrench_frame(const RfdsimOptions& options,
   return std::nullopt;
 }
 
-// What a floating base does not take yet (docs/floating-base.md): InputError naming it.
+// The routes that carry no floating base (docs/floating-base.md): InputError naming them.
 void check_floating_base(const RfdsimOptions& options) {
-  const std::string why = "; the robot's base is floating (docs/floating-base.md)";
   require(options.algorithm == Route::udu || options.algorithm == Route::cholesky,
           "--algorithm " + route_name(options.algorithm) +
-              ": the route carries no floating base (its recursions start from a fixed one)" + why);
-  require(options.friction.coulomb != CoulombModel::stick_slip,
-          "--coulomb stick-slip locks joints with a fixed base only" + why);
+              ": the route carries no floating base (its recursions start from a fixed one); the "
+              "robot's base is floating (docs/floating-base.md)");
 }
 
 // The robot file with --set applied, its warnings printed, and the options checked against it.

@@ -68,12 +68,10 @@ void ChainDynamics::evaluate(const State& x, double t) {
       power_friction_ += friction_[i] * qd[i];
     }
   }
-  if (wrench_ && model_.floating()) {
+  const bool floating_wrench = wrench_ && model_.floating();
+  if (floating_wrench) {
     add_floating_wrench(t, q_all, v_all);
-    qdd_ = forward_dynamics(route_, dynamics_, q_all, v_all, rate_forces_);
-    return;
-  }
-  if (wrench_) {
+  } else if (wrench_) {
     // The environment's wrench on the tool (or the frame given): tau gains J^T w
     // (docs/robot-file.md), and its power is w . J qd.
     wrench_->at(t, wrench_samples_);
@@ -86,12 +84,17 @@ void ChainDynamics::evaluate(const State& x, double t) {
     const Vec6<double> tool_twist = ws_.jacobian * qd;
     power_in_ += wrench_value_.dot(tool_twist);
   }
+  if (any_locked_ && model_.floating()) {
+    solve_floating_with_locks(q_all, v_all);
+    return;
+  }
   if (any_locked_) {
     solve_with_locks(q, qd);
     qdd_ = ws_.qdd;
     return;
   }
-  qdd_ = forward_dynamics(route_, dynamics_, q_all, v_all, tau_net_);
+  qdd_ =
+      forward_dynamics(route_, dynamics_, q_all, v_all, floating_wrench ? rate_forces_ : tau_net_);
 }
 
 // With a floating base the wrench is in the world frame (docs/floating-base.md) and moves the
@@ -122,17 +125,10 @@ void ChainDynamics::project(State& x) const {
 // joints replaced by the identity), then f = phi - I qdd: the force that holds each locked joint.
 void ChainDynamics::solve_with_locks(const Eigen::Map<const VecX<double>>& q,
                                      const Eigen::Map<const VecX<double>>& qd) {
-  const int n = model_.dof();
   full_inertia_ = generalized_inertia(model_, ws_, q);
   ws_.phi = tau_net_ - bias_forces(model_, ws_, q, qd);
   ws_.qdd = ws_.phi;
-  for (int i = 0; i < n; ++i) {
-    if (!locked_[static_cast<std::size_t>(i)]) continue;
-    ws_.gim.row(i).setZero();
-    ws_.gim.col(i).setZero();
-    ws_.gim(i, i) = 1;
-    ws_.qdd[i] = 0;
-  }
+  lock_rates(ws_.gim, ws_.qdd, 0);
   if (!factor_generalized_inertia(ws_)) {
     ws_.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
     return;
@@ -140,6 +136,48 @@ void ChainDynamics::solve_with_locks(const Eigen::Map<const VecX<double>>& q,
   solve_with_gim_factor(ws_, ws_.qdd);
   holding_ = ws_.phi;
   holding_.noalias() -= full_inertia_ * ws_.qdd;
+}
+
+// The rows and columns of the locked joints' rates (after `offset` rates of the base) replaced by
+// the identity in I, and their entries of the right-hand side set to zero: qdd_i = 0.
+void ChainDynamics::lock_rates(MatX<double>& I, VecX<double>& rhs, int offset) const {
+  for (int i = 0; i < model_.dof(); ++i) {
+    if (!locked_[static_cast<std::size_t>(i)]) continue;
+    I.row(offset + i).setZero();
+    I.col(offset + i).setZero();
+    I(offset + i, offset + i) = 1;
+    rhs[offset + i] = 0;
+  }
+}
+
+// The same with a floating base (docs/floating-base.md): the (6 + n) inertia matrix, the base's
+// rates never locked, and its sparse L^T D L factor (locking only removes entries, so the
+// pattern of the rates' parent array holds). The forces of every rate are the joints' net forces,
+// and J^T w of a wrench.
+void ChainDynamics::solve_floating_with_locks(const Eigen::Map<const VecX<double>>& q_all,
+                                              const Eigen::Map<const VecX<double>>& v_all) {
+  const int n = model_.dof();
+  locked_phi_ = -floating_bias_forces(model_, ws_, q_all, v_all);  // sized at the first call
+  if (wrench_) {
+    locked_phi_ += rate_forces_;
+  } else {
+    locked_phi_.tail(n) += tau_net_;
+  }
+  full_inertia_ = floating_inertia(model_, ws_, q_all);
+  qdd_ = locked_phi_;
+  lock_rates(ws_.base.gim, qdd_, 6);
+  if (!factor_floating_inertia(model_, ws_)) {
+    qdd_.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  tree_ltdl_solve(ws_.base.factor, model_.rate_parents().data(), qdd_);
+  holding_ = locked_phi_.tail(n);
+  holding_.noalias() -= full_inertia_.bottomRows(n) * qdd_;
+}
+
+// Where joint i's rate is in the state x = [q; v] (the base's seven and six first when floating).
+std::size_t ChainDynamics::rate_index(int i) const {
+  return static_cast<std::size_t>(model_.nq() + model_.nv() - model_.dof() + i);
 }
 
 bool ChainDynamics::transition_due(const State& x, double t) {
@@ -150,7 +188,7 @@ bool ChainDynamics::transition_due(const State& x, double t) {
     const Joint<double>& j = model_.joint(i);
     if (locked_[static_cast<std::size_t>(i)]) {
       if (holding_[i] > j.coulomb_pos || holding_[i] < j.coulomb_neg) return true;
-    } else if (direction_[static_cast<std::size_t>(i)] * x[static_cast<std::size_t>(n + i)] <= 0) {
+    } else if (direction_[static_cast<std::size_t>(i)] * x[rate_index(i)] <= 0) {
       return true;
     }
   }
@@ -164,14 +202,14 @@ long ChainDynamics::settle_modes(State& x, double t) {
   for (int i = 0; i < n; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
     if (!has_coulomb(i) || locked_[k]) continue;
-    const double rate = x[static_cast<std::size_t>(n) + k];
+    const double rate = x[rate_index(i)];
     if (direction_[k] == 0) {
       direction_[k] = rate > 0 ? 1 : rate < 0 ? -1 : 0;
       if (rate != 0) continue;
     } else if (direction_[k] * rate > 0) {
       continue;
     }
-    x[static_cast<std::size_t>(n) + k] = 0;
+    x[rate_index(i)] = 0;
     locked_[k] = 1;
     direction_[k] = 0;
     ++changes;
@@ -425,6 +463,7 @@ void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
       const double hi = locate_transition(system, controlled.stepper(), x, dxdt, t, x_new, dxdt_new,
                                           t_new, x_out);
       State x_event = x_out;
+      system.project(x_event);
       for (; k < times.size() && times[k] < hi; ++k) {
         controlled.stepper().calc_state(times[k], x_out, x, dxdt, t, x_new, dxdt_new, t_new);
         system.project(x_out);

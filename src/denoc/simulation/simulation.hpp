@@ -120,6 +120,10 @@ class ChainDynamics {
                            const Eigen::Map<const VecX<double>>& v_all);
   void solve_with_locks(const Eigen::Map<const VecX<double>>& q,
                         const Eigen::Map<const VecX<double>>& qd);
+  void solve_floating_with_locks(const Eigen::Map<const VecX<double>>& q_all,
+                                 const Eigen::Map<const VecX<double>>& v_all);
+  void lock_rates(MatX<double>& I, VecX<double>& rhs, int offset) const;
+  std::size_t rate_index(int i) const;
 
   const Model<double>& model_;
   Route route_;
@@ -135,6 +139,7 @@ class ChainDynamics {
   BodyFrame<double> wrench_frame_;  // where the wrench acts: the tool frame unless set
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
   VecX<double> rate_forces_;  // with a floating base and a wrench: the forces of all 6 + n rates
+  VecX<double> locked_phi_;   // with a floating base and locked joints: forces less the bias
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   MatX<double> full_inertia_;  // I with no joint locked; sized by the first locked solve
   std::vector<char> locked_;
