@@ -2,6 +2,7 @@
 #pragma once
 
 #include "denoc/dynamics.hpp"
+#include "denoc/floating/floating_convective_inertia.hpp"
 #include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
@@ -35,6 +36,54 @@ namespace denoc {
       const Model<S>&, GibbsAppellWorkspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>,      \
       ConstVectorRef<S>);
 
+// The floating-base routes (floating/) and the dispatch on a Route (dynamics.hpp), part of
+// DENOC_ALGORITHMS below: declared extern so that the apps and tests that call them do not each
+// compile the routes behind them again.
+#define DENOC_FLOATING_ALGORITHMS(KEYWORD, S)                                                      \
+  KEYWORD const VecX<S>& floating_inverse_dynamics<S>(                                             \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
+  KEYWORD const VecX<S>& floating_bias_forces<S>(const Model<S>&, Workspace<S>&,                   \
+                                                 ConstVectorRef<S>, ConstVectorRef<S>);            \
+  KEYWORD const VecX<S>& floating_gravity_forces<S>(const Model<S>&, Workspace<S>&,                \
+                                                    ConstVectorRef<S>);                            \
+  KEYWORD const MatX<S>& floating_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);   \
+  KEYWORD bool factor_floating_inertia<S>(const Model<S>&, Workspace<S>&);                         \
+  KEYWORD const MatX<S>& floating_convective_inertia<S>(const Model<S>&, Workspace<S>&,            \
+                                                        ConstVectorRef<S>, ConstVectorRef<S>);     \
+  KEYWORD void floating_udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);         \
+  KEYWORD const VecX<S>& floating_forward_dynamics<S>(                                             \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
+  KEYWORD const VecX<S>& floating_forward_dynamics_cholesky<S>(                                    \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
+  KEYWORD const MatX<S>& floating_inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&,           \
+                                                         ConstVectorRef<S>);                       \
+  KEYWORD const MatX<S>& floating_inverse_inertia_cholesky<S>(const Model<S>&, Workspace<S>&,      \
+                                                              ConstVectorRef<S>);                  \
+  KEYWORD S floating_kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,          \
+                                       ConstVectorRef<S>);                                         \
+  KEYWORD S floating_potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);       \
+  KEYWORD const Transform<S>& floating_frame_pose<S>(const Model<S>&, Workspace<S>&,               \
+                                                     const BodyFrame<S>&, ConstVectorRef<S>);      \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& floating_frame_jacobian<S>(                   \
+      const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                     \
+  KEYWORD const VecX<S>& apply_floating_frame_wrench<S>(                                           \
+      const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>, const Vec6<S>&);     \
+  KEYWORD const VecX<S>& inverse_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
+                                             ConstVectorRef<S>, ConstVectorRef<S>);                \
+  KEYWORD const VecX<S>& bias_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>,                    \
+                                        ConstVectorRef<S>);                                        \
+  KEYWORD const VecX<S>& gravity_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>);                \
+  KEYWORD const MatX<S>& generalized_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>);           \
+  KEYWORD const MatX<S>& convective_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>,             \
+                                               ConstVectorRef<S>);                                 \
+  KEYWORD UduFactors<S> udu_factors<S>(Route, Dynamics<S>&, ConstVectorRef<S>);                    \
+  KEYWORD const MatX<S>& inverse_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>);               \
+  KEYWORD const Transform<S>& frame_pose<S>(Dynamics<S>&, const BodyFrame<S>&, ConstVectorRef<S>); \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian<S>(                            \
+      Dynamics<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                                       \
+  KEYWORD const VecX<S>& forward_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
+                                             ConstVectorRef<S>, ConstVectorRef<S>);
+
 // The algorithms, for one scalar type S: instantiated once in src/instantiate_<S>.cpp with
 // DENOC_ALGORITHMS(template, S) and declared here with DENOC_ALGORITHMS(extern template, S), so
 // that the apps and tests link them instead of compiling them again.
@@ -65,6 +114,7 @@ namespace denoc {
   KEYWORD const MatX<S>& convective_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,  \
                                                ConstVectorRef<S>);                                 \
   DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                        \
+  DENOC_FLOATING_ALGORITHMS(KEYWORD, S)                                                            \
   KEYWORD bool fixman_factor<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>);          \
   KEYWORD const VecX<S>& fixman_apply<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>); \
   KEYWORD const VecX<S>& fixman_solve<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>,  \
