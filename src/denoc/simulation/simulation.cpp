@@ -68,22 +68,7 @@ void ChainDynamics::evaluate(const State& x, double t) {
       power_friction_ += friction_[i] * qd[i];
     }
   }
-  const bool floating_wrench = wrench_ && model_.floating();
-  if (floating_wrench) {
-    add_floating_wrench(t, q_all, v_all);
-  } else if (wrench_) {
-    // The environment's wrench on the tool (or the frame given): tau gains J^T w
-    // (docs/robot-file.md), and its power is w . J qd.
-    wrench_->at(t, wrench_samples_);
-    wrench_value_ = wrench_samples_;
-    frame_jacobian(model_, ws_, wrench_frame_, q);
-    if (wrench_in_tool_frame_) {
-      wrench_value_ = tool_wrench_in_base(ws_.tool_pose.R, wrench_value_);
-    }
-    tau_net_.noalias() += ws_.jacobian.transpose() * wrench_value_;
-    const Vec6<double> tool_twist = ws_.jacobian * qd;
-    power_in_ += wrench_value_.dot(tool_twist);
-  }
+  if (wrench_) add_wrench(t, q_all, v_all);
   if (any_locked_ && model_.floating()) {
     solve_floating_with_locks(q_all, v_all);
     return;
@@ -93,25 +78,32 @@ void ChainDynamics::evaluate(const State& x, double t) {
     qdd_ = ws_.qdd;
     return;
   }
+  const bool floating_wrench = wrench_ && model_.floating();
   qdd_ =
       forward_dynamics(route_, dynamics_, q_all, v_all, floating_wrench ? rate_forces_ : tau_net_);
 }
 
-// With a floating base the wrench is in the world frame (docs/floating-base.md) and moves the
-// base too: the forces of all 6 + n rates are J^T w (J the frame's world Jacobian, 6 x (6 + n))
-// plus the joints' net forces, and the wrench's power is w . J v.
-void ChainDynamics::add_floating_wrench(double t, const Eigen::Map<const VecX<double>>& q_all,
-                                        const Eigen::Map<const VecX<double>>& v_all) {
+// The environment's wrench on the tool (or the frame given): the forces gain J^T w
+// (docs/robot-file.md) and its power is w . J v. With a floating base J is the frame's world
+// Jacobian, 6 x (6 + n), so the wrench is in the world frame and moves the base too
+// (docs/floating-base.md): its forces on all 6 + n rates, plus the joints' net forces, go into
+// rate_forces_.
+void ChainDynamics::add_wrench(double t, const Eigen::Map<const VecX<double>>& q_all,
+                               const Eigen::Map<const VecX<double>>& v_all) {
   wrench_->at(t, wrench_samples_);
   wrench_value_ = wrench_samples_;
   if (wrench_in_tool_frame_) {
-    const Mat3<double> R = floating_frame_pose(model_, ws_, wrench_frame_, q_all).R;
+    const Mat3<double> R = frame_pose(dynamics_, wrench_frame_, q_all).R;
     wrench_value_ = tool_wrench_in_base(R, wrench_value_);
   }
-  const auto& J = floating_frame_jacobian(model_, ws_, wrench_frame_, q_all);
+  const auto& J = frame_jacobian(dynamics_, wrench_frame_, q_all);
+  power_in_ += wrench_value_.dot(J * v_all);
+  if (!model_.floating()) {
+    tau_net_.noalias() += J.transpose() * wrench_value_;
+    return;
+  }
   rate_forces_.noalias() = J.transpose() * wrench_value_;  // sized at the first call
   rate_forces_.tail(model_.dof()) += tau_net_;
-  power_in_ += wrench_value_.dot(J * v_all);
 }
 
 void ChainDynamics::project(State& x) const {

@@ -116,8 +116,8 @@ class ChainDynamics {
   bool transition_due(const State& x, double t);
 
  private:
-  void add_floating_wrench(double t, const Eigen::Map<const VecX<double>>& q_all,
-                           const Eigen::Map<const VecX<double>>& v_all);
+  void add_wrench(double t, const Eigen::Map<const VecX<double>>& q_all,
+                  const Eigen::Map<const VecX<double>>& v_all);
   void solve_with_locks(const Eigen::Map<const VecX<double>>& q,
                         const Eigen::Map<const VecX<double>>& qd);
   void solve_floating_with_locks(const Eigen::Map<const VecX<double>>& q_all,
