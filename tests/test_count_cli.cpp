@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/count_operations.hpp"
+#include "denoc/count/count_quantity.hpp"
 #include "cli/rfdsim.hpp"
 #include "cli/ridim.hpp"
 #include "denoc/io/robot_file.hpp"

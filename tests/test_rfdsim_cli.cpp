@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "cli/run_checks.hpp"
+#include "denoc/io/run_checks.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/number.hpp"

@@ -9,8 +9,7 @@
 #include <iostream>
 #include <memory>
 
-#include "cli/count_operations.hpp"
-#include "cli/run_checks.hpp"
+#include "denoc/count/count_quantity.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
@@ -18,6 +17,8 @@
 #include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/io/run_checks.hpp"
+#include "denoc/quantities.hpp"
 #include "denoc/simulation/sampled_forces.hpp"
 
 namespace denoc {
@@ -199,29 +200,18 @@ std::vector<std::string> output_header(const Model<double>& model) {
   return names;
 }
 
-// One row per output time: t, q, qd, qdd, tau, kinetic, potential (docs/csv.md).
+// One row per output time (output_row), the inertia matrix checked first where asked.
 class RowWriter {
  public:
   RowWriter(ChainDynamics& system, CsvWriter& csv, const RobotFile& robot)
       : system_(system),
         csv_(csv),
-        row_(system.model().nq() + 2 * system.model().nv() + system.model().dof() + 4),
+        row_(output_row_size(system.model())),
         check_positive_definite_(robot) {}
 
   void operator()(double t, const State& x) {
-    const Model<double>& model = system_.model();
-    const int nq = model.nq(), nv = model.nv(), end = nq + 2 * nv + model.dof();
-    const Eigen::Map<const VecX<double>> q(x.data(), nq), qd(x.data() + nq, nv);
-    check_positive_definite_(t, q);
-    system_.evaluate(x, t);
-    row_ << q, qd, system_.qdd(), system_.tau(), 0, 0, 0, 0;
-    Workspace<double>& ws = system_.ws();
-    row_[end] = model.floating() ? floating_kinetic_energy(model, ws, q, qd)
-                                 : kinetic_energy(model, ws, q, qd);
-    row_[end + 1] =
-        model.floating() ? floating_potential_energy(model, ws, q) : potential_energy(model, ws, q);
-    row_[end + 2] = x[static_cast<std::size_t>(nq + nv)];      // work
-    row_[end + 3] = x[static_cast<std::size_t>(nq + nv + 1)];  // dissipated
+    check_positive_definite_(t, Eigen::Map<const VecX<double>>(x.data(), system_.model().nq()));
+    output_row(system_, t, x, row_);
     csv_.row(t, row_);
   }
 
@@ -260,14 +250,6 @@ std::optional<BodyFrame<double>> wrench_frame(const RfdsimOptions& options,
   return std::nullopt;
 }
 
-// The routes that carry no floating base (docs/floating-base.md): InputError naming them.
-void check_floating_base(const RfdsimOptions& options) {
-  require(options.algorithm == Route::udu || options.algorithm == Route::cholesky,
-          "--algorithm " + route_name(options.algorithm) +
-              ": the route carries no floating base (its recursions start from a fixed one); the "
-              "robot's base is floating (docs/floating-base.md)");
-}
-
 // The robot file with --set applied, its warnings printed, and the options checked against it.
 RobotFile load_checked_robot(const RfdsimOptions& options) {
   check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
@@ -279,13 +261,9 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
                        options.floating_base});
   for (const std::string& warning : robot.warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
-  if (robot.model.floating()) check_floating_base(options);
+  check_forward_route(options.algorithm, robot);
   check_options(options);
   wrench_frame(options, robot);  // a bad --frame is refused before any output is opened
-  if (options.algorithm == Route::fixman && !fixman_supports(robot.model)) {
-    throw InputError(options.robot +
-                     ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
-  }
   return robot;
 }
 

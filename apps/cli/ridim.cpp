@@ -9,8 +9,7 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/count_operations.hpp"
-#include "cli/run_checks.hpp"
+#include "denoc/count/count_quantity.hpp"
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/describe.hpp"
@@ -20,6 +19,7 @@
 #include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/io/run_checks.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
@@ -28,82 +28,7 @@
 
 namespace denoc {
 
-const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
-  static const std::vector<std::pair<std::string, Quantity>> names = {
-      {"torques", Quantity::torques},
-      {"mass-matrix", Quantity::mass_matrix},
-      {"inverse-mass-matrix", Quantity::inverse_mass_matrix},
-      {"bias", Quantity::bias},
-      {"gravity", Quantity::gravity},
-      {"pose", Quantity::pose},
-      {"jacobian", Quantity::jacobian},
-      {"reactions", Quantity::reactions},
-      {"coriolis", Quantity::coriolis},
-      {"udu", Quantity::udu}};
-  return names;
-}
-
-std::vector<Route> algorithms_for(Quantity quantity) {
-  if (quantity == Quantity::inverse_mass_matrix) {
-    // udu first: the fastest of the three on the Stanford arm (README, Performance).
-    return inverse_inertia_routes();
-  }
-  if (quantity == Quantity::pose || quantity == Quantity::jacobian ||
-      quantity == Quantity::reactions) {
-    return {Route::denoc};  // from the DeNOC joint frames and backward recursion
-  }
-  if (quantity == Quantity::coriolis) return {Route::denoc};  // Saha (1999) Eqs. (25)-(29)
-  if (quantity == Quantity::udu) return {Route::udu};         // the factors that route solves with
-  return inverse_dynamics_routes();
-}
-
 namespace {
-
-std::string name_of(Quantity quantity) {
-  for (const auto& [name, value] : quantity_names())
-    if (value == quantity) return name;
-  return "?";
-}
-
-// The routes that carry no floating base (docs/floating-base.md): InputError naming them.
-void check_floating_base(Route chosen) {
-  if (chosen == Route::gibbs_appell || chosen == Route::fixman)
-    throw InputError("--algorithm " + route_name(chosen) +
-                     ": the route carries no floating base (its recursions start from a fixed "
-                     "one); the robot's base is floating (docs/floating-base.md)");
-}
-
-// The chosen route, or the quantity's default; InputError naming both when it does not apply
-// (docs/command-line.md) or cannot treat this robot.
-Route choose_algorithm(const RidimOptions& options, const Model<double>& model) {
-  const std::vector<Route> allowed = algorithms_for(options.quantity);
-  const Route chosen = options.algorithm.value_or(allowed.front());
-  if (std::find(allowed.begin(), allowed.end(), chosen) == allowed.end()) {
-    std::string names;
-    for (Route a : allowed)
-      names += (names.empty() ? "" : ", ") + route_name(a);
-    throw InputError("--algorithm " + route_name(chosen) + " does not compute --quantity " +
-                     name_of(options.quantity) + "; the routes for it are " + names);
-  }
-  if (model.floating()) check_floating_base(chosen);
-  if (chosen == Route::fixman && !fixman_supports(model)) {
-    throw InputError(options.robot + ": --algorithm fixman: " + fixman_unsupported_reason(model));
-  }
-  return chosen;
-}
-// The frame of --frame, or none for the tool frame; InputError when the quantity or the wrench
-// needs a frame and the robot, a tree, has no one tool (docs/trees.md).
-std::optional<BodyFrame<double>> choose_frame(const RidimOptions& options, const RobotFile& robot) {
-  if (!options.frame.empty()) return find_frame(robot, options.frame);
-  if (robot.model.is_chain()) return std::nullopt;
-  const bool pose = options.quantity == Quantity::pose || options.quantity == Quantity::jacobian;
-  if (pose || !options.wrench.empty()) {
-    throw InputError(robot.path + ": the robot is a tree, so " +
-                     (pose ? "--quantity " + name_of(options.quantity) : std::string("--wrench")) +
-                     " needs --frame LINK: the link whose frame it refers to");
-  }
-  return std::nullopt;
-}
 
 constexpr long kProgressStride = 256;  // rows between looks at the clock (a row is ~1 us)
 
@@ -184,179 +109,35 @@ std::vector<std::string> output_header(Quantity quantity, int n, bool floating) 
   return names;
 }
 
-// Computes the chosen quantity at one sample and writes its row.
+// Computes the chosen quantity at one sample (SampleQuantities) and writes its row; a failure's
+// message names the time.
 class SampleWriter {
  public:
-  SampleWriter(const RobotFile& robot, Quantity quantity, Route algorithm, CsvWriter& csv,
-               bool friction = true, JointForces* wrench = nullptr,
-               bool wrench_in_tool_frame = false, std::optional<BodyFrame<double>> frame = {})
-      : model_(robot.model),
-        dynamics_(robot.model),
-        ws_(dynamics_.denoc()),
-        quantity_(quantity),
-        algorithm_(algorithm),
+  SampleWriter(const RobotFile& robot, const RidimOptions& options, CsvWriter& csv,
+               JointForces* wrench)
+      : quantities_(robot, options.quantity, *options.algorithm,
+                    {options.friction, options.wrench_in_tool_frame, options.body_frame}),
         csv_(csv),
-        friction_(friction && robot.model.has_friction()),
-        friction_forces_(VecX<double>::Zero(robot.dof())),
         wrench_(wrench),
-        wrench_in_tool_frame_(wrench_in_tool_frame),
-        frame_(frame.value_or(robot.model.tool_frame())),
-        pose_(12),
-        check_positive_definite_(robot) {}
+        row_(quantities_.size()) {}
 
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
              ConstVectorRef<double> qdd) {
-    check_positive_definite_(t, q);
-    // With a floating base q has 7 + n entries, qd and qdd 6 + n, and the dynamics' dispatch
-    // takes them (docs/floating-base.md).
-    const bool gibbs_appell = algorithm_ == Route::gibbs_appell;
-    switch (quantity_) {
-      case Quantity::torques:
-        if (model_.floating()) {
-          inverse_dynamics(algorithm_, dynamics_, q, qd, qdd);
-          with_wrench(t, q, false);
-          csv_.row(t, floating_forces(ws_.base.tau, qd));
-          break;
-        }
-        take_tau(inverse_dynamics(algorithm_, dynamics_, q, qd, qdd));
-        with_wrench(t, q, gibbs_appell);
-        csv_.row(t, with_friction(qd));
-        break;
-      case Quantity::mass_matrix:
-        csv_.matrix_row(t, generalized_inertia(algorithm_, dynamics_, q));
-        break;
-      case Quantity::inverse_mass_matrix:
-        csv_.matrix_row(t, inverse_mass_matrix(t, q));
-        break;
-      case Quantity::bias:
-        if (model_.floating()) {
-          bias_forces(algorithm_, dynamics_, q, qd);
-          with_wrench(t, q, false);
-          csv_.row(t, floating_forces(ws_.base.tau, qd));
-          break;
-        }
-        take_tau(bias_forces(algorithm_, dynamics_, q, qd));
-        with_wrench(t, q, gibbs_appell);
-        csv_.row(t, with_friction(qd));
-        break;
-      case Quantity::gravity:
-        csv_.row(t, gravity_forces(algorithm_, dynamics_, q));
-        break;
-      case Quantity::pose:
-        csv_.row(t, pose_row(frame_pose(dynamics_, frame_, q)));
-        break;
-      case Quantity::jacobian:
-        csv_.matrix_row(t, frame_jacobian(dynamics_, frame_, q));
-        break;
-      case Quantity::reactions: {
-        inverse_dynamics(Route::denoc, dynamics_, q, qd, qdd);
-        with_wrench(t, q, false);
-        const auto& reactions = joint_reactions(model_, ws_, q.tail(model_.dof()));
-        csv_.row(t, Eigen::Map<const VecX<double>>(reactions.data(), reactions.size()));
-        break;
-      }
-      case Quantity::coriolis:
-        csv_.matrix_row(t, convective_inertia(algorithm_, dynamics_, q, qd));
-        break;
-      case Quantity::udu:
-        csv_.row(t, udu_row(q));
-        break;
+    if (wrench_) wrench_->at(t, wrench_value_);
+    try {
+      quantities_.evaluate(q, qd, qdd, row_, wrench_ ? &wrench_value_ : nullptr);
+    } catch (const RunError& e) {
+      throw RunError("at t = " + shortest(t) + ": " + e.what());
     }
+    csv_.row(t, row_);
   }
 
  private:
-  // With a floating base (docs/floating-base.md): the base's forces, then the joints' with their
-  // friction. Returns floating_tau_.
-  const VecX<double>& floating_forces(const VecX<double>& tau, ConstVectorRef<double> qd) {
-    floating_tau_ = tau;
-    if (friction_) {
-      friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
-      floating_tau_.tail(model_.dof()) += friction_forces_;
-    }
-    return floating_tau_;
-  }
-
-  // x, y, z, then R row by row.
-  const VecX<double>& pose_row(const Transform<double>& pose) {
-    pose_.head<3>() = pose.p;
-    pose_.tail<9>() = Eigen::Map<const VecX<double>>(
-        Eigen::Matrix<double, 3, 3, Eigen::RowMajor>(pose.R).data(), 9);
-    return pose_;
-  }
-
-  const MatX<double>& inverse_mass_matrix(double t, ConstVectorRef<double> q) {
-    const MatX<double>* inverse = &inverse_inertia(algorithm_, dynamics_, q);
-    if (!inverse->allFinite()) {
-      throw RunError("at t = " + shortest(t) +
-                     ": the inertia matrix is not positive definite, so it has no inverse");
-    }
-    return *inverse;
-  }
-
-  // U row by row, then the diagonal of D (docs/csv.md).
-  const VecX<double>& udu_row(ConstVectorRef<double> q) {
-    const UduFactors<double> factors = udu_factors(algorithm_, dynamics_, q);
-    const Eigen::Index n = factors.U.rows();
-    udu_row_.resize(n * n + n);  // allocates at the first sample only
-    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-        udu_row_.data(), n, n) = factors.U;
-    udu_row_.tail(n) = factors.d;
-    return udu_row_;
-  }
-
-  // The external wrench of --wrench at t (docs/robot-file.md) taken into ws_.gamma and ws_.tau. It
-  // is carried inwards on the DeNOC joint frames, which the Gibbs-Appell route does not set.
-  // With a floating base the wrench is in the world frame, and the base's forces take it too.
-  void with_wrench(double t, ConstVectorRef<double> q, bool need_frames) {
-    if (!wrench_) return;
-    wrench_->at(t, wrench_value_);
-    if (model_.floating()) {
-      if (wrench_in_tool_frame_) {
-        wrench_value_ =
-            tool_wrench_in_base(floating_frame_pose(model_, ws_, frame_, q).R, wrench_value_);
-      }
-      apply_floating_frame_wrench(model_, ws_, frame_, q, wrench_value_);
-      return;
-    }
-    if (need_frames) update_joint_frames(model_, ws_, q);
-    if (wrench_in_tool_frame_) {
-      joint_poses(model_, ws_);
-      wrench_value_ = tool_wrench_in_base(frame_pose(ws_, frame_).R, wrench_value_);
-    }
-    apply_frame_wrench(model_, ws_, frame_, wrench_value_);
-  }
-
-  // The route's joint forces into ws_.tau, where the wrench and the friction are added.
-  void take_tau(const VecX<double>& tau) {
-    if (&tau != &ws_.tau) ws_.tau = tau;
-  }
-
-  // ws_.tau plus the drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md), unless
-  // --no-friction.
-  const VecX<double>& with_friction(ConstVectorRef<double> qd) {
-    if (friction_) {
-      friction_forces(model_, qd, friction_forces_);
-      ws_.tau += friction_forces_;
-    }
-    return ws_.tau;
-  }
-
-  const Model<double>& model_;
-  Dynamics<double> dynamics_;
-  Workspace<double>& ws_;  // dynamics_.denoc(): the joint frames, wrench and reactions
-  Quantity quantity_;
-  Route algorithm_;
+  SampleQuantities quantities_;
   CsvWriter& csv_;
-  bool friction_;
-  VecX<double> friction_forces_;
   JointForces* wrench_;
-  bool wrench_in_tool_frame_;
-  BodyFrame<double> frame_;  // --frame, or the tool frame
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
-  VecX<double> pose_;
-  VecX<double> udu_row_;
-  VecX<double> floating_tau_;  // with a floating base: the base's forces, then the joints'
-  PositiveDefiniteCheck check_positive_definite_;
+  VecX<double> row_;
 };
 
 // The --wrench file, read as the samples are computed; null without one.
@@ -391,8 +172,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   Output output(options.output, standard_output);
   CsvWriter csv(output);
   csv.header(output_header(options.quantity, n, robot.model.floating()));
-  SampleWriter writer(robot, options.quantity, *options.algorithm, csv, options.friction,
-                      wrench.get(), options.wrench_in_tool_frame, options.body_frame);
+  SampleWriter writer(robot, options, csv, wrench.get());
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
                     static_cast<double>(traj.samples), kProgressStride);
   VecX<double> state(3 * n);
@@ -454,8 +234,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   CsvWriter csv(output);
   csv.set_source(&reader);
   csv.header(output_header(options.quantity, n, robot.model.floating()));
-  SampleWriter writer(robot, options.quantity, *options.algorithm, csv, options.friction,
-                      wrench.get(), options.wrench_in_tool_frame, options.body_frame);
+  SampleWriter writer(robot, options, csv, wrench.get());
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
                     kProgressStride);
   std::error_code no_size;
@@ -491,7 +270,8 @@ void run_count(const RobotFile& robot, const RidimOptions& options, std::istream
   const OperationCounts counts =
       count_ridim_quantity(options.quantity, *options.algorithm, robot.model, state.head(nq),
                            state.segment(nq, nv), state.tail(nv));
-  const std::string table = count_table(name_of(options.quantity), *options.algorithm, n, counts);
+  const std::string table =
+      count_table(quantity_name(options.quantity), *options.algorithm, n, counts);
   Output output(options.output, standard_output);
   output.write(table.data(), table.size());
   output.close();
@@ -531,8 +311,9 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
   }
   if (options.describe) return;
   RidimOptions resolved = options;
-  resolved.algorithm = choose_algorithm(options, robot.model);  // before any output is opened
-  resolved.body_frame = choose_frame(options, robot);
+  resolved.algorithm = choose_route(options.quantity, options.algorithm, robot);  // before output
+  resolved.body_frame =
+      choose_frame(options.quantity, options.frame, !options.wrench.empty(), robot);
   if (options.count_operations) {
     run_count(robot, resolved, standard_input, standard_output);
     return;

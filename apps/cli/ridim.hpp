@@ -11,22 +11,10 @@
 #include "cli/progress.hpp"
 #include "denoc/io/overrides.hpp"
 #include "denoc/model/model.hpp"
+#include "denoc/quantities.hpp"
 #include "denoc/routes.hpp"
 
 namespace denoc {
-
-enum class Quantity {
-  torques,
-  mass_matrix,
-  inverse_mass_matrix,
-  bias,
-  gravity,
-  pose,       // docs/csv.md: the tool frame in the base frame
-  jacobian,   // docs/csv.md: the geometric Jacobian of the tool frame origin
-  reactions,  // docs/csv.md: the wrench that each joint carries
-  coriolis,   // docs/csv.md: Saha's matrix of convective inertia terms C
-  udu,        // docs/csv.md: the factors of the inertia matrix I = U D U^T
-};
 
 struct RidimOptions {
   std::string robot;       // robot YAML
@@ -55,12 +43,6 @@ struct RidimOptions {
   // (cli/count_operations.hpp)
   bool count_operations = false;
 };
-
-// The names accepted by --quantity, and the Quantity each selects.
-const std::vector<std::pair<std::string, Quantity>>& quantity_names();
-
-// The routes that compute `quantity`, its default first.
-std::vector<Route> algorithms_for(Quantity quantity);
 
 // Runs ridim; throws InputError for bad input (nothing is written before the robot file and
 // the trajectory header are accepted; rows written before a bad row stay in the output).

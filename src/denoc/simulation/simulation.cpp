@@ -42,7 +42,7 @@ void ChainDynamics::evaluate(const State& x, double t) {
   const int n = model_.dof(), nq = model_.nq(), nv = model_.nv();
   const Eigen::Map<const VecX<double>> q_all(x.data(), nq), v_all(x.data() + nq, nv);
   const Eigen::Map<const VecX<double>> q(x.data() + nq - n, n), qd(x.data() + nq + nv - n, n);
-  forces_.at(t, tau_);
+  forces_.at_state(t, q_all, v_all, tau_);
   tau_net_ = tau_;
   power_in_ = tau_.dot(qd);
   power_friction_ = 0;
@@ -533,6 +533,25 @@ void integrate(ChainDynamics& system, State x, const OutputTimes& times,
       integrate_fixed(system, x, times, settings, observe, stats);
       break;
   }
+}
+
+Eigen::Index output_row_size(const Model<double>& model) {
+  return model.nq() + 2 * model.nv() + model.dof() + 4;
+}
+
+void output_row(ChainDynamics& system, double t, const State& x, Eigen::Ref<VecX<double>> row) {
+  const Model<double>& model = system.model();
+  const int nq = model.nq(), nv = model.nv(), end = nq + 2 * nv + model.dof();
+  const Eigen::Map<const VecX<double>> q(x.data(), nq), qd(x.data() + nq, nv);
+  system.evaluate(x, t);
+  row << q, qd, system.qdd(), system.tau(), 0, 0, 0, 0;
+  Workspace<double>& ws = system.ws();
+  row[end] = model.floating() ? floating_kinetic_energy(model, ws, q, qd)
+                              : kinetic_energy(model, ws, q, qd);
+  row[end + 1] =
+      model.floating() ? floating_potential_energy(model, ws, q) : potential_energy(model, ws, q);
+  row[end + 2] = x[static_cast<std::size_t>(nq + nv)];      // work
+  row[end + 3] = x[static_cast<std::size_t>(nq + nv + 1)];  // dissipated
 }
 
 }  // namespace denoc

@@ -28,6 +28,12 @@ class JointForces {
   virtual ~JointForces() = default;
   // tau at time t (t >= the last time passed to release_before).
   virtual void at(double t, Eigen::Ref<VecX<double>> tau) = 0;
+  // tau at time t and state (q, v) (the base's coordinates and rates first with a floating base):
+  // a controller's feedback. The inputs given in advance ignore the state.
+  virtual void at_state(double t, ConstVectorRef<double> /*q*/, ConstVectorRef<double> /*v*/,
+                        Eigen::Ref<VecX<double>> tau) {
+    at(t, tau);
+  }
   // The integrator will not ask for times before t again; streamed inputs may drop samples.
   virtual void release_before(double /*t*/) {}
   // The first time after t where tau(t) has a kink (a sample of a piecewise-linear input);
@@ -147,6 +153,14 @@ class ChainDynamics {
   bool any_locked_ = false;
   double power_in_ = 0, power_friction_ = 0;
 };
+
+// The entries of an output row after t (docs/csv.md): q, qd, qdd, tau, kinetic, potential, work,
+// dissipated (nq + 2 nv + n + 4).
+Eigen::Index output_row_size(const Model<double>& model);
+
+// That row at the output time t of the state x ([q; qd; work; dissipated]): the system evaluated
+// there (not counted as an integrator's evaluation), the energies from its workspace.
+void output_row(ChainDynamics& system, double t, const State& x, Eigen::Ref<VecX<double>> row);
 
 struct IntegratorSettings {
   Method method = Method::dopri5;

@@ -1,13 +1,13 @@
-// --count-operations of ridim and rfdsim (docs/command-line.md, docs/operation-counts.md): one
-// evaluation of the chosen quantity, by the chosen route, run once on the counting scalar
-// (src/denoc/count/), written as one CSV header and one row instead of the usual output.
+// The operation counts of what ridim and rfdsim compute (docs/operation-counts.md): one evaluation
+// of a quantity, by a route, run once on the counting scalar (count_operations.hpp), and the
+// table --count-operations writes instead of the usual output.
 #pragma once
 
 #include <string>
 
-#include "cli/ridim.hpp"
 #include "denoc/count/counted.hpp"
 #include "denoc/model/model.hpp"
+#include "denoc/quantities.hpp"
 #include "denoc/routes.hpp"
 
 namespace denoc {

@@ -1,5 +1,5 @@
-// What ridim and rfdsim check and say the same way while they run: the time in a message, and
-// the inertia matrix that stops being positive definite under inertia_checks: warn
+// What ridim, rfdsim and the Python module check and say the same way while they run: the
+// inertia matrix that stops being positive definite under inertia_checks: warn
 // (docs/robot-file.md).
 #pragma once
 
@@ -19,7 +19,9 @@ class PositiveDefiniteCheck {
  public:
   explicit PositiveDefiniteCheck(const RobotFile& robot);
 
-  // Throws RunError "at t = T: the inertia matrix is not positive definite (pivot i ...)".
+  // Throws RunError "the inertia matrix is not positive definite (pivot i ...)".
+  void check(ConstVectorRef<double> q);
+  // The same with "at t = T: " before the message.
   void operator()(double t, ConstVectorRef<double> q);
 
  private:

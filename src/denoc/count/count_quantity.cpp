@@ -1,4 +1,4 @@
-#include "cli/count_operations.hpp"
+#include "denoc/count/count_quantity.hpp"
 
 #include "denoc/count/count_operations.hpp"
 

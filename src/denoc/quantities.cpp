@@ -1,0 +1,267 @@
+#include "denoc/quantities.hpp"
+
+#include <algorithm>
+
+#include "denoc/denoc.hpp"
+#include "denoc/io/errors.hpp"
+#include "denoc/io/frames.hpp"
+#include "denoc/saha/reactions.hpp"
+
+namespace denoc {
+
+const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
+  static const std::vector<std::pair<std::string, Quantity>> names = {
+      {"torques", Quantity::torques},
+      {"mass-matrix", Quantity::mass_matrix},
+      {"inverse-mass-matrix", Quantity::inverse_mass_matrix},
+      {"bias", Quantity::bias},
+      {"gravity", Quantity::gravity},
+      {"pose", Quantity::pose},
+      {"jacobian", Quantity::jacobian},
+      {"reactions", Quantity::reactions},
+      {"coriolis", Quantity::coriolis},
+      {"udu", Quantity::udu}};
+  return names;
+}
+
+std::string quantity_name(Quantity quantity) {
+  for (const auto& [name, value] : quantity_names())
+    if (value == quantity) return name;
+  return "?";
+}
+
+std::vector<Route> algorithms_for(Quantity quantity) {
+  if (quantity == Quantity::inverse_mass_matrix) {
+    // udu first: the fastest of the three on the Stanford arm (docs/performance.md).
+    return inverse_inertia_routes();
+  }
+  if (quantity == Quantity::pose || quantity == Quantity::jacobian ||
+      quantity == Quantity::reactions) {
+    return {Route::denoc};  // from the DeNOC joint frames and backward recursion
+  }
+  if (quantity == Quantity::coriolis) return {Route::denoc};  // Saha (1999) Eqs. (25)-(29)
+  if (quantity == Quantity::udu) return {Route::udu};         // the factors that route solves with
+  return inverse_dynamics_routes();
+}
+
+namespace {
+
+// The routes that carry no floating base (docs/floating-base.md): InputError naming them.
+void check_floating_base(Route chosen) {
+  if (chosen == Route::gibbs_appell || chosen == Route::fixman)
+    throw InputError("--algorithm " + route_name(chosen) +
+                     ": the route carries no floating base (its recursions start from a fixed "
+                     "one); the robot's base is floating (docs/floating-base.md)");
+}
+
+void check_fixman(Route chosen, const RobotFile& robot) {
+  if (chosen == Route::fixman && !fixman_supports(robot.model))
+    throw InputError(robot.path +
+                     ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
+}
+
+// The entries of a row of `quantity` (docs/csv.md).
+Eigen::Index row_size(Quantity quantity, const Model<double>& model) {
+  const Eigen::Index n = model.dof(), nv = model.nv();
+  switch (quantity) {
+    case Quantity::torques:
+    case Quantity::bias:
+    case Quantity::gravity:
+      return nv;
+    case Quantity::pose:
+      return 12;
+    case Quantity::jacobian:
+      return 6 * nv;
+    case Quantity::reactions:
+      return 6 * n;
+    case Quantity::udu:
+      return nv * nv + nv;
+    default:  // the (6 +) n x (6 +) n matrices
+      return nv * nv;
+  }
+}
+
+// A matrix written row by row into `row`.
+template <typename Matrix>
+void put_matrix(const Matrix& m, Eigen::Ref<VecX<double>> row) {
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+      row.data(), m.rows(), m.cols()) = m;
+}
+
+}  // namespace
+
+Route choose_route(Quantity quantity, std::optional<Route> chosen_route, const RobotFile& robot) {
+  const std::vector<Route> allowed = algorithms_for(quantity);
+  const Route chosen = chosen_route.value_or(allowed.front());
+  if (std::find(allowed.begin(), allowed.end(), chosen) == allowed.end()) {
+    std::string names;
+    for (Route a : allowed)
+      names += (names.empty() ? "" : ", ") + route_name(a);
+    throw InputError("--algorithm " + route_name(chosen) + " does not compute --quantity " +
+                     quantity_name(quantity) + "; the routes for it are " + names);
+  }
+  if (robot.model.floating()) check_floating_base(chosen);
+  check_fixman(chosen, robot);
+  return chosen;
+}
+
+void check_forward_route(Route route, const RobotFile& robot) {
+  if (robot.model.floating()) check_floating_base(route);
+  check_fixman(route, robot);
+}
+
+std::optional<BodyFrame<double>> choose_frame(Quantity quantity, const std::string& name,
+                                              bool wrench, const RobotFile& robot) {
+  if (!name.empty()) return find_frame(robot, name);
+  if (robot.model.is_chain()) return std::nullopt;
+  const bool pose = quantity == Quantity::pose || quantity == Quantity::jacobian;
+  if (pose || wrench) {
+    throw InputError(robot.path + ": the robot is a tree, so " +
+                     (pose ? "--quantity " + quantity_name(quantity) : std::string("--wrench")) +
+                     " needs --frame LINK: the link whose frame it refers to");
+  }
+  return std::nullopt;
+}
+
+SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Route route,
+                                   const QuantitySettings& settings)
+    : model_(robot.model),
+      dynamics_(robot.model),
+      ws_(dynamics_.denoc()),
+      quantity_(quantity),
+      route_(route),
+      friction_(settings.friction && robot.model.has_friction()),
+      wrench_in_tool_frame_(settings.wrench_in_tool_frame),
+      frame_(settings.frame.value_or(robot.model.tool_frame())),
+      size_(row_size(quantity, robot.model)),
+      friction_forces_(VecX<double>::Zero(robot.dof())),
+      check_positive_definite_(robot) {}
+
+void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd,
+                                ConstVectorRef<double> qdd, Eigen::Ref<VecX<double>> row,
+                                const Vec6<double>* wrench) {
+  check_positive_definite_.check(q);
+  // With a floating base q has 7 + n entries, qd and qdd 6 + n, and the dynamics' dispatch
+  // takes them (docs/floating-base.md).
+  const bool gibbs_appell = route_ == Route::gibbs_appell;
+  switch (quantity_) {
+    case Quantity::torques:
+      take_tau(inverse_dynamics(route_, dynamics_, q, qd, qdd));
+      with_wrench(q, wrench, gibbs_appell);
+      forces_row(qd, row);
+      break;
+    case Quantity::bias:
+      take_tau(bias_forces(route_, dynamics_, q, qd));
+      with_wrench(q, wrench, gibbs_appell);
+      forces_row(qd, row);
+      break;
+    case Quantity::mass_matrix:
+      put_matrix(generalized_inertia(route_, dynamics_, q), row);
+      break;
+    case Quantity::inverse_mass_matrix:
+      put_matrix(inverse_mass_matrix(q), row);
+      break;
+    case Quantity::gravity:
+      row = gravity_forces(route_, dynamics_, q);
+      break;
+    case Quantity::pose:
+      pose_row(frame_pose(dynamics_, frame_, q), row);
+      break;
+    case Quantity::jacobian:
+      put_matrix(frame_jacobian(dynamics_, frame_, q), row);
+      break;
+    case Quantity::reactions: {
+      inverse_dynamics(Route::denoc, dynamics_, q, qd, qdd);
+      with_wrench(q, wrench, false);
+      const auto& reactions = joint_reactions(model_, ws_, q.tail(model_.dof()));
+      row = Eigen::Map<const VecX<double>>(reactions.data(), reactions.size());
+      break;
+    }
+    case Quantity::coriolis:
+      put_matrix(convective_inertia(route_, dynamics_, q, qd), row);
+      break;
+    case Quantity::udu:
+      udu_row(q, row);
+      break;
+  }
+}
+
+// The route's forces into ws_.tau (with a floating base, the base's six first), where the wrench
+// is added.
+void SampleQuantities::take_tau(const VecX<double>& tau) {
+  VecX<double>& target = model_.floating() ? ws_.base.tau : ws_.tau;
+  if (&tau != &target) target = tau;
+}
+
+// The forces with the drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md) on the joints'
+// entries, unless switched off.
+void SampleQuantities::forces_row(ConstVectorRef<double> qd, Eigen::Ref<VecX<double>> row) {
+  row = model_.floating() ? ws_.base.tau : ws_.tau;
+  if (!friction_) return;
+  friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
+  row.tail(model_.dof()) += friction_forces_;
+}
+
+// x, y, z, then R row by row.
+void SampleQuantities::pose_row(const Transform<double>& pose, Eigen::Ref<VecX<double>> row) const {
+  row.head<3>() = pose.p;
+  put_matrix(pose.R, row.tail<9>());
+}
+
+// U row by row, then the diagonal of D (docs/csv.md).
+void SampleQuantities::udu_row(ConstVectorRef<double> q, Eigen::Ref<VecX<double>> row) {
+  const UduFactors<double> factors = udu_factors(route_, dynamics_, q);
+  const Eigen::Index n = factors.U.rows();
+  put_matrix(factors.U, row.head(n * n));
+  row.tail(n) = factors.d;
+}
+
+const MatX<double>& SampleQuantities::inverse_mass_matrix(ConstVectorRef<double> q) {
+  const MatX<double>& inverse = inverse_inertia(route_, dynamics_, q);
+  if (!inverse.allFinite())
+    throw RunError("the inertia matrix is not positive definite, so it has no inverse");
+  return inverse;
+}
+
+// The external wrench taken into ws_.gamma and ws_.tau (docs/robot-file.md). It is carried inwards
+// on the DeNOC joint frames, which the Gibbs-Appell route does not set. With a floating base the
+// wrench is in the world frame, and the base's forces take it too.
+void SampleQuantities::with_wrench(ConstVectorRef<double> q, const Vec6<double>* wrench,
+                                   bool need_frames) {
+  if (!wrench) return;
+  wrench_value_ = *wrench;
+  if (model_.floating()) {
+    if (wrench_in_tool_frame_) {
+      wrench_value_ =
+          tool_wrench_in_base(floating_frame_pose(model_, ws_, frame_, q).R, wrench_value_);
+    }
+    apply_floating_frame_wrench(model_, ws_, frame_, q, wrench_value_);
+    return;
+  }
+  if (need_frames) update_joint_frames(model_, ws_, q);
+  if (wrench_in_tool_frame_) {
+    joint_poses(model_, ws_);
+    wrench_value_ = tool_wrench_in_base(frame_pose(ws_, frame_).R, wrench_value_);
+  }
+  apply_frame_wrench(model_, ws_, frame_, wrench_value_);
+}
+
+ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool friction)
+    : model_(robot.model),
+      dynamics_(robot.model),
+      route_(route),
+      friction_(friction && robot.model.has_friction()),
+      friction_forces_(VecX<double>::Zero(robot.dof())) {
+  check_forward_route(route, robot);
+}
+
+const VecX<double>& ForwardDynamics::operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
+                                                ConstVectorRef<double> tau) {
+  if (!friction_) return forward_dynamics(route_, dynamics_, q, qd, tau);
+  net_ = tau;  // sized at the first call
+  friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
+  net_.tail(model_.dof()) -= friction_forces_;
+  return forward_dynamics(route_, dynamics_, q, qd, net_);
+}
+
+}  // namespace denoc

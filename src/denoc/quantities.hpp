@@ -1,0 +1,116 @@
+// The quantities ridim writes at each sample (docs/csv.md), computed in one place for ridim and
+// the Python module: the joint forces with the drives' friction and an external wrench, the
+// inertia matrix, its inverse, C, the U D U^T factors, the pose and Jacobian of a frame, and the
+// joint reactions, by the route chosen (routes.hpp) through the dispatch of dynamics.hpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "denoc/dynamics.hpp"
+#include "denoc/io/robot_file.hpp"
+#include "denoc/io/run_checks.hpp"
+
+namespace denoc {
+
+enum class Quantity {
+  torques,
+  mass_matrix,
+  inverse_mass_matrix,
+  bias,
+  gravity,
+  pose,       // docs/csv.md: the tool frame in the base frame
+  jacobian,   // docs/csv.md: the geometric Jacobian of the tool frame origin
+  reactions,  // docs/csv.md: the wrench that each joint carries
+  coriolis,   // docs/csv.md: Saha's matrix of convective inertia terms C
+  udu,        // docs/csv.md: the factors of the inertia matrix I = U D U^T
+};
+
+// The names accepted by ridim --quantity, and the Quantity each selects.
+const std::vector<std::pair<std::string, Quantity>>& quantity_names();
+std::string quantity_name(Quantity quantity);
+
+// The routes that compute `quantity`, its default first.
+std::vector<Route> algorithms_for(Quantity quantity);
+
+// `chosen`, or the quantity's default; InputError naming both when the route does not compute
+// the quantity (docs/command-line.md) or cannot treat this robot (a floating base, Fixman's
+// limits).
+Route choose_route(Quantity quantity, std::optional<Route> chosen, const RobotFile& robot);
+
+// The frame of `name` (io/frames.hpp), or none for the tool frame; InputError when the quantity
+// or a wrench needs a frame and the robot, a tree, has no one tool (docs/trees.md).
+std::optional<BodyFrame<double>> choose_frame(Quantity quantity, const std::string& name,
+                                              bool wrench, const RobotFile& robot);
+
+struct QuantitySettings {
+  bool friction = true;               // false: the drives' B and Tc left out (ridim --no-friction)
+  bool wrench_in_tool_frame = false;  // a wrench's components in the frame it acts on
+  std::optional<BodyFrame<double>> frame;  // pose, jacobian and the wrench: none = the tool frame
+};
+
+// One quantity by one route for one robot, evaluated sample after sample without allocating: the
+// families' workspaces are built once (dynamics.hpp). The robot must outlive it.
+class SampleQuantities {
+ public:
+  SampleQuantities(const RobotFile& robot, Quantity quantity, Route route,
+                   const QuantitySettings& settings = {});
+
+  // The entries of one row (docs/csv.md, the columns after t).
+  Eigen::Index size() const { return size_; }
+
+  // The quantity at (q, qd, qdd) (nq, nv, nv entries) into `row`, matrices row by row, in the
+  // column order of docs/csv.md. `wrench` (base or world frame, or the frame's own axes with
+  // wrench_in_tool_frame) acts on the frame when given. Throws RunError (no time in the message)
+  // when the inertia matrix is not positive definite where that is checked or inverted.
+  void evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
+                Eigen::Ref<VecX<double>> row, const Vec6<double>* wrench = nullptr);
+
+ private:
+  void with_wrench(ConstVectorRef<double> q, const Vec6<double>* wrench, bool need_frames);
+  void take_tau(const VecX<double>& tau);
+  void forces_row(ConstVectorRef<double> qd, Eigen::Ref<VecX<double>> row);
+  void pose_row(const Transform<double>& pose, Eigen::Ref<VecX<double>> row) const;
+  void udu_row(ConstVectorRef<double> q, Eigen::Ref<VecX<double>> row);
+  const MatX<double>& inverse_mass_matrix(ConstVectorRef<double> q);
+
+  const Model<double>& model_;
+  Dynamics<double> dynamics_;
+  Workspace<double>& ws_;  // dynamics_.denoc(): the joint frames, wrench and reactions
+  Quantity quantity_;
+  Route route_;
+  bool friction_;
+  bool wrench_in_tool_frame_;
+  BodyFrame<double> frame_;  // the frame given, or the tool frame
+  Eigen::Index size_;
+  VecX<double> friction_forces_;
+  Vec6<double> wrench_value_ = Vec6<double>::Zero();
+  PositiveDefiniteCheck check_positive_definite_;
+};
+
+// InputError unless `route` computes the forward dynamics of this robot (rfdsim --algorithm):
+// gibbs-appell and fixman carry no floating base, and fixman has its limits (lee/fixman.hpp).
+void check_forward_route(Route route, const RobotFile& robot);
+
+// qdd from I(q) qdd = tau - h(q, qd) - the drives' friction at qd (unless `friction` is false):
+// the inverse of SampleQuantities' torques. tau holds the joints' n forces, or with a floating
+// base 6 + n (the base's first). Returns the route's storage in `d`; NaN entries when I is not
+// positive definite.
+class ForwardDynamics {
+ public:
+  ForwardDynamics(const RobotFile& robot, Route route, bool friction = true);
+  const VecX<double>& operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
+                                 ConstVectorRef<double> tau);
+  const Model<double>& model() const { return model_; }
+
+ private:
+  const Model<double>& model_;
+  Dynamics<double> dynamics_;
+  Route route_;
+  bool friction_;
+  VecX<double> net_, friction_forces_;
+};
+
+}  // namespace denoc
