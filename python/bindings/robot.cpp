@@ -1,0 +1,265 @@
+// denoc.Robot (docs/python.md): a robot file loaded as the apps load it, and the quantities of
+// SampleQuantities (denoc/quantities.hpp) and ForwardDynamics evaluated on one sample or a batch.
+// Each robot keeps one workspace per quantity and route, built at its first use and locked while
+// a call runs, so that Python threads may share a robot.
+#include "robot.hpp"
+
+#include <pybind11/stl.h>
+
+#include "denoc/count/count_quantity.hpp"
+#include "denoc/io/number.hpp"
+#include "denoc/io/overrides.hpp"
+
+namespace denoc::python {
+
+namespace {
+
+template <typename Value>
+Value find_name(const std::vector<std::pair<std::string, Value>>& names, const std::string& name,
+                const std::string& what) {
+  std::string known;
+  for (const auto& [text, value] : names) {
+    if (text == name) return value;
+    known += (known.empty() ? "" : ", ") + text;
+  }
+  throw InputError(what + ": '" + name + "' is not one of " + known);
+}
+
+// set=: a dict {key: value} or a list of "KEY=VALUE" strings, as --set takes them
+// (docs/batches.md); a number is written as Python's repr writes it, which reads back exactly.
+std::vector<Override> overrides_of(const py::object& set) {
+  std::vector<Override> overrides;
+  if (set.is_none()) return overrides;
+  auto text_of = [](const py::handle& value) {
+    if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+    return py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+  };
+  if (py::isinstance<py::dict>(set)) {
+    for (const auto& [key, value] : set.cast<py::dict>())
+      overrides.push_back(parse_override(key.cast<std::string>() + "=" + text_of(value)));
+    return overrides;
+  }
+  for (const py::handle& item : set)
+    overrides.push_back(parse_override(item.cast<std::string>()));
+  return overrides;
+}
+
+ChainSelection chain_of(const std::optional<std::string>& base,
+                        const std::optional<std::string>& tip, bool floating_base,
+                        const std::string& inertia_checks) {
+  if (inertia_checks != "strict" && inertia_checks != "warn")
+    throw InputError("inertia_checks: '" + inertia_checks + "' is not one of strict, warn");
+  return {base.value_or(""), tip.value_or(""), inertia_checks == "warn", floating_base};
+}
+
+}  // namespace
+
+Robot::Robot(const std::string& path, const std::optional<std::string>& base,
+             const std::optional<std::string>& tip, bool floating_base,
+             const std::string& inertia_checks, const py::object& set)
+    : file_(load_robot_file(path, overrides_of(set),
+                            chain_of(base, tip, floating_base, inertia_checks))),
+      q_(file_.model.nq()),
+      zeros_(VecX<double>::Zero(file_.model.nv())) {}
+
+std::vector<std::string> Robot::joint_names() const {
+  std::vector<std::string> names;
+  for (int i = 0; i < file_.dof(); ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (k < file_.joint_names.size() && !file_.joint_names[k].empty()) {
+      names.push_back(file_.joint_names[k]);
+    } else if (k < file_.link_names.size() && !file_.link_names[k].empty()) {
+      names.push_back(file_.link_names[k]);
+    } else {
+      names.push_back("joint" + std::to_string(i + 1));
+    }
+  }
+  return names;
+}
+
+Route Robot::route(const std::string& name) const {
+  return find_name(route_names(), name, "algorithm");
+}
+
+// q of sample k, with a floating base's quaternion checked and normalised as ridim does
+// (docs/floating-base.md).
+ConstVectorRef<double> Robot::coordinates(const Samples& q, py::ssize_t k, bool batch) {
+  if (!file_.model.floating()) return q.row(k);
+  q_ = q.row(k);
+  const double norm = q_.segment<4>(3).norm();
+  if (!near_unit_norm(norm)) {
+    throw InputError(std::string("q: ") + (batch ? "sample " + std::to_string(k) + ": " : "") +
+                     "the base quaternion (entries 3-6, x y z w) has norm " + shortest(norm) +
+                     ", which differs from 1 by more than 1e-6");
+  }
+  q_.segment<4>(3) /= norm;
+  return q_;
+}
+
+SampleQuantities& Robot::quantities(Quantity quantity, const std::optional<std::string>& algorithm,
+                                    bool friction, const std::optional<std::string>& frame) {
+  const std::optional<Route> chosen =
+      algorithm ? std::optional<Route>(route(*algorithm)) : std::nullopt;
+  const Route r = choose_route(quantity, chosen, file_);
+  auto key = std::make_tuple(static_cast<int>(quantity), static_cast<int>(r), friction,
+                             frame.value_or(""));
+  std::unique_ptr<SampleQuantities>& slot = quantities_[key];
+  if (!slot) {
+    const QuantitySettings settings{friction, false,
+                                    choose_frame(quantity, frame.value_or(""), false, file_)};
+    slot = std::make_unique<SampleQuantities>(file_, quantity, r, settings);
+  }
+  return *slot;
+}
+
+py::array_t<double> Robot::evaluate(const std::string& quantity_text,
+                                    const std::optional<std::string>& algorithm, bool friction,
+                                    const std::optional<std::string>& frame, Array q_array,
+                                    std::optional<Array> qd_array, std::optional<Array> qdd_array) {
+  const Quantity quantity = find_name(quantity_names(), quantity_text, "quantity");
+  SampleQuantities& quantities = this->quantities(quantity, algorithm, friction, frame);
+  const Samples q{"q", std::move(q_array), file_.model.nq()};
+  const Samples qd{"qd", qd_array ? std::move(*qd_array) : Array(), file_.model.nv()};
+  const Samples qdd{"qdd", qdd_array ? std::move(*qdd_array) : Array(), file_.model.nv()};
+  const Shape shape = qdd_array  ? check_samples({&q, &qd, &qdd})
+                      : qd_array ? check_samples({&q, &qd})
+                                 : check_samples({&q});
+  py::array_t<double> out = rows_array(shape, quantities.size());
+  double* rows = out.mutable_data();
+  const Eigen::Index width = quantities.size();
+  for_each_sample(shape, workspaces_, [&](py::ssize_t k) {
+    quantities.evaluate(coordinates(q, k, shape.batch), qd_array ? qd.row(k) : zeros_,
+                        qdd_array ? qdd.row(k) : zeros_,
+                        Eigen::Map<VecX<double>>(rows + k * width, width));
+  });
+  return out;
+}
+
+py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, bool friction,
+                                   Array q_array, Array qd_array, Array tau_array) {
+  const Route r = route(algorithm.value_or("udu"));
+  const auto key = std::make_tuple(static_cast<int>(r), friction);
+  std::unique_ptr<ForwardDynamics>& slot = forward_[key];
+  if (!slot) slot = std::make_unique<ForwardDynamics>(file_, r, friction);
+  ForwardDynamics& forward = *slot;
+  const Samples q{"q", std::move(q_array), file_.model.nq()};
+  const Samples qd{"qd", std::move(qd_array), file_.model.nv()};
+  // The joints' forces, or with a floating base optionally the base's six first.
+  const bool all_rates = file_.model.floating() && tau_array.ndim() >= 1 &&
+                         tau_array.shape(tau_array.ndim() - 1) == file_.model.nv();
+  const Samples tau{"tau", std::move(tau_array), all_rates ? file_.model.nv() : file_.dof()};
+  const Shape shape = check_samples({&q, &qd, &tau});
+  const Eigen::Index width = file_.model.nv();
+  py::array_t<double> out = rows_array(shape, width);
+  double* rows = out.mutable_data();
+  for_each_sample(shape, workspaces_, [&](py::ssize_t k) {
+    Eigen::Map<VecX<double>> qdd(rows + k * width, width);
+    qdd = forward(coordinates(q, k, shape.batch), qd.row(k), tau.row(k));
+    if (!qdd.allFinite())
+      throw RunError(
+          "the inertia matrix is not positive definite, so the accelerations are not "
+          "defined");
+  });
+  return out;
+}
+
+py::dict Robot::count(const std::string& quantity_text, const std::optional<std::string>& algorithm,
+                      Array q_array, Array qd_array, Array qdd_array) {
+  const Samples q{"q", std::move(q_array), file_.model.nq()};
+  const Samples qd{"qd", std::move(qd_array), file_.model.nv()};
+  const Samples qdd{"qdd", std::move(qdd_array), file_.model.nv()};
+  const Shape shape = check_samples({&q, &qd, &qdd});
+  if (shape.batch) throw InputError("count_operations: give one sample, not a batch");
+  OperationCounts counts;
+  Route r;
+  if (quantity_text == "forward-dynamics") {
+    r = route(algorithm.value_or("udu"));
+    check_forward_route(r, file_);
+    counts = count_forward_dynamics(r, file_.model, coordinates(q, 0, false), qd.row(0));
+  } else {
+    const Quantity quantity = find_name(quantity_names(), quantity_text, "quantity");
+    r = choose_route(quantity, algorithm ? std::optional<Route>(route(*algorithm)) : std::nullopt,
+                     file_);
+    counts = count_ridim_quantity(quantity, r, file_.model, coordinates(q, 0, false), qd.row(0),
+                                  qdd.row(0));
+  }
+  py::dict result;
+  result["quantity"] = quantity_text;
+  result["algorithm"] = route_name(r);
+  result["n"] = file_.dof();
+  result["multiplications"] = counts.multiplications;
+  result["additions"] = counts.additions;
+  result["divisions"] = counts.divisions;
+  result["square_roots"] = counts.square_roots;
+  result["sines_cosines"] = counts.sines_cosines;
+  return result;
+}
+
+py::array_t<double> Robot::initial_state(bool rates) const {
+  const auto& given = rates ? file_.initial_qd : file_.initial_q;
+  VecX<double> x = VecX<double>::Zero(rates ? file_.model.nv() : file_.model.nq());
+  if (file_.model.floating() && !rates) x[6] = 1;  // the identity quaternion
+  if (given) x = *given;
+  py::array_t<double> out(x.size());
+  std::copy(x.data(), x.data() + x.size(), out.mutable_data());
+  return out;
+}
+
+py::tuple Robot::trajectory() const {
+  if (!file_.trajectory || file_.model.floating()) {
+    throw InputError(file_.path + (file_.model.floating()
+                                       ? ": the base is floating, and a trajectory block moves "
+                                         "the joints only (docs/floating-base.md)"
+                                       : ": trajectory: missing; the robot file has no "
+                                         "trajectory block"));
+  }
+  const CycloidalTrajectory<double>& traj = *file_.trajectory;
+  const int n = file_.dof();
+  const py::ssize_t samples = traj.samples;
+  py::array_t<double> t(samples), q({samples, static_cast<py::ssize_t>(n)}),
+      qd({samples, static_cast<py::ssize_t>(n)}), qdd({samples, static_cast<py::ssize_t>(n)});
+  for (py::ssize_t k = 0; k < samples; ++k) {
+    t.mutable_data()[k] = traj.sample_time(k);
+    traj.evaluate(t.data()[k], Eigen::Map<VecX<double>>(q.mutable_data() + k * n, n),
+                  Eigen::Map<VecX<double>>(qd.mutable_data() + k * n, n),
+                  Eigen::Map<VecX<double>>(qdd.mutable_data() + k * n, n));
+  }
+  return py::make_tuple(t, q, qd, qdd);
+}
+
+void bind_robot(py::module_& m) {
+  py::class_<Robot>(m, "Robot", py::dynamic_attr())
+      .def(py::init<const std::string&, const std::optional<std::string>&,
+                    const std::optional<std::string>&, bool, const std::string&,
+                    const py::object&>(),
+           py::arg("path"), py::arg("base") = py::none(), py::arg("tip") = py::none(),
+           py::arg("floating_base") = false, py::arg("inertia_checks") = "strict",
+           py::arg("set") = py::none())
+      .def_property_readonly("n", [](const Robot& r) { return r.file().dof(); })
+      .def_property_readonly("nq", [](const Robot& r) { return r.file().model.nq(); })
+      .def_property_readonly("nv", [](const Robot& r) { return r.file().model.nv(); })
+      .def_property_readonly("name", [](const Robot& r) { return r.file().name; })
+      .def_property_readonly("path", [](const Robot& r) { return r.file().path; })
+      .def_property_readonly("format", [](const Robot& r) { return r.file().format; })
+      .def_property_readonly("floating_base",
+                             [](const Robot& r) { return r.file().model.floating(); })
+      .def_property_readonly("is_chain", [](const Robot& r) { return r.file().model.is_chain(); })
+      .def_property_readonly("joint_names", &Robot::joint_names)
+      .def_property_readonly("warnings", [](const Robot& r) { return r.file().warnings; })
+      .def_property_readonly("gravity",
+                             [](const Robot& r) {
+                               const Vec3<double> g = r.file().model.gravity();
+                               return std::vector<double>{g[0], g[1], g[2]};
+                             })
+      .def("_initial_state", &Robot::initial_state, py::arg("rates"))
+      .def("_trajectory", &Robot::trajectory)
+      .def("_evaluate", &Robot::evaluate, py::arg("quantity"), py::arg("algorithm"),
+           py::arg("friction"), py::arg("frame"), py::arg("q"), py::arg("qd") = py::none(),
+           py::arg("qdd") = py::none())
+      .def("_forward", &Robot::forward, py::arg("algorithm"), py::arg("friction"), py::arg("q"),
+           py::arg("qd"), py::arg("tau"))
+      .def("_count", &Robot::count, py::arg("quantity"), py::arg("algorithm"), py::arg("q"),
+           py::arg("qd"), py::arg("qdd"));
+}
+
+}  // namespace denoc::python

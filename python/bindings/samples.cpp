@@ -1,0 +1,63 @@
+#include "samples.hpp"
+
+#include <cmath>
+
+#include "denoc/io/number.hpp"
+
+namespace denoc::python {
+
+namespace {
+
+std::string shape_text(const Array& a) {
+  std::string text = "(";
+  for (py::ssize_t d = 0; d < a.ndim(); ++d)
+    text += (d ? ", " : "") + std::to_string(a.shape(d));
+  return text + (a.ndim() == 1 ? ",)" : ")");
+}
+
+void check_finite(const Samples& s, bool batch) {
+  const double* x = s.array.data();
+  const py::ssize_t size = s.array.size();
+  for (py::ssize_t i = 0; i < size; ++i) {
+    if (std::isfinite(x[i])) continue;
+    const auto entry = std::to_string(i % s.width);
+    throw InputError(std::string(s.name) + ": " +
+                     (batch ? "sample " + std::to_string(i / s.width) + ", " : std::string()) +
+                     "entry " + entry + " is " + shortest(x[i]) + ", not a finite number");
+  }
+}
+
+}  // namespace
+
+Shape check_samples(std::initializer_list<const Samples*> arguments) {
+  Shape shape;
+  const Samples* first = nullptr;
+  for (const Samples* s : arguments) {
+    const Array& a = s->array;
+    const std::string expected = "(" + std::to_string(s->width) + ",) for one sample or (N, " +
+                                 std::to_string(s->width) + ") for N samples";
+    const bool fits =
+        (a.ndim() == 1 && a.shape(0) == s->width) || (a.ndim() == 2 && a.shape(1) == s->width);
+    if (!fits)
+      throw InputError(std::string(s->name) + ": shape " + shape_text(a) + "; expected " +
+                       expected);
+    if (!first) {
+      first = s;
+      shape.batch = a.ndim() == 2;
+      shape.count = shape.batch ? a.shape(0) : 1;
+    } else if ((a.ndim() == 2) != shape.batch || (shape.batch && a.shape(0) != shape.count)) {
+      throw InputError(std::string(s->name) + ": shape " + shape_text(a) + " does not match " +
+                       first->name + "'s " + shape_text(first->array) +
+                       ": give each argument one sample, or each the same N samples");
+    }
+    check_finite(*s, shape.batch);
+  }
+  return shape;
+}
+
+py::array_t<double> rows_array(const Shape& shape, Eigen::Index width) {
+  if (!shape.batch) return py::array_t<double>(static_cast<py::ssize_t>(width));
+  return py::array_t<double>({shape.count, static_cast<py::ssize_t>(width)});
+}
+
+}  // namespace denoc::python

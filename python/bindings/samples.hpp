@@ -1,0 +1,63 @@
+// The arrays of a call from Python (docs/python.md): one sample (1-D) or N samples (2-D, a row per
+// sample), C-contiguous float64 (numpy converts anything else once, when the call starts); their
+// shapes and values checked with messages that name the argument; and the loop over the samples,
+// run with the GIL released.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <initializer_list>
+#include <mutex>
+#include <string>
+
+#include "denoc/io/errors.hpp"
+#include "denoc/model/spatial.hpp"
+
+namespace denoc::python {
+
+namespace py = pybind11;
+
+using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// One argument: its name in messages, its array, the entries of one sample.
+struct Samples {
+  const char* name;
+  Array array;
+  Eigen::Index width;
+
+  Eigen::Map<const VecX<double>> row(py::ssize_t k) const {
+    return {array.data() + k * width, width};
+  }
+};
+
+// One sample or `count` of them (`batch`).
+struct Shape {
+  bool batch = false;
+  py::ssize_t count = 1;
+};
+
+// The arguments' common shape; InputError naming the first that is not a sample of its width, a
+// batch of another length or dimension than the first's, or holds a value that is not finite.
+Shape check_samples(std::initializer_list<const Samples*> arguments);
+
+// A new array of `count` rows of `width` entries (1-D for one sample).
+py::array_t<double> rows_array(const Shape& shape, Eigen::Index width);
+
+// evaluate(k) for every sample k with the GIL released and `workspaces` (the robot's) locked; a
+// RunError's message gets "sample k: " before it in a batch.
+template <typename Evaluate>
+void for_each_sample(const Shape& shape, std::mutex& workspaces, Evaluate&& evaluate) {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(workspaces);  // released before the GIL is taken again
+  for (py::ssize_t k = 0; k < shape.count; ++k) {
+    try {
+      evaluate(k);
+    } catch (const RunError& e) {
+      if (!shape.batch) throw;
+      throw RunError("sample " + std::to_string(k) + ": " + e.what());
+    }
+  }
+}
+
+}  // namespace denoc::python

@@ -1,0 +1,204 @@
+// denoc.simulate (docs/python.md): the simulation of rfdsim (denoc/simulation) with the initial
+// state, the joint forces (none, a table t,tau1..taun, or a Python callable f(t, q, qd) -> tau in
+// closed loop) and the integrator's settings given as arguments, and its rows (output_row) as
+// one array. The integration runs with the GIL released; a callable takes it for each call.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+
+#include "denoc/io/number.hpp"
+#include "denoc/io/run_checks.hpp"
+#include "denoc/quantities.hpp"
+#include "denoc/simulation/sampled_forces.hpp"
+#include "robot.hpp"
+
+namespace denoc::python {
+
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError(message);
+}
+
+// tau = f(t, q, qd): the joints' n forces from a Python callable, the state copied into new arrays
+// (the callable may keep them).
+class CallableForces : public JointForces {
+ public:
+  CallableForces(py::function f, int n) : f_(std::move(f)), n_(n) {}
+
+  void at(double, Eigen::Ref<VecX<double>> tau) override { tau.setZero(); }  // not called
+
+  void at_state(double t, ConstVectorRef<double> q, ConstVectorRef<double> v,
+                Eigen::Ref<VecX<double>> tau) override {
+    py::gil_scoped_acquire gil;
+    py::array_t<double> q_array(q.size()), v_array(v.size());
+    std::copy(q.data(), q.data() + q.size(), q_array.mutable_data());
+    std::copy(v.data(), v.data() + v.size(), v_array.mutable_data());
+    const Array result = Array::ensure(f_(t, q_array, v_array));
+    require(result && result.ndim() == 1 && result.shape(0) == n_,
+            "torques: the callable returned " +
+                (result ? "an array of shape (" + std::to_string(result.size()) + ")"
+                        : std::string("something that is not an array of numbers")) +
+                " at t = " + shortest(t) + "; expected " + std::to_string(n_) + " joint forces");
+    for (int i = 0; i < n_; ++i) {
+      require(std::isfinite(result.data()[i]),
+              "torques: the callable returned a force that is not finite at t = " + shortest(t) +
+                  " (entry " + std::to_string(i) + ")");
+    }
+    tau = Eigen::Map<const VecX<double>>(result.data(), n_);
+  }
+
+ private:
+  py::function f_;
+  int n_;
+};
+
+// q0 or qd0: the argument, else the robot file's initial state, else zero; a floating base's
+// quaternion checked and normalised (docs/floating-base.md).
+VecX<double> initial(const Robot& robot, const std::optional<Array>& given, bool rates) {
+  const Model<double>& model = robot.file().model;
+  const Eigen::Index size = rates ? model.nv() : model.nq();
+  const Array state = robot.initial_state(rates);
+  VecX<double> x = Eigen::Map<const VecX<double>>(state.data(), size);
+  if (!given) return x;
+  const Samples s{rates ? "qd0" : "q0", *given, size};
+  require(check_samples({&s}).batch == false,
+          std::string(s.name) + ": give one state, not a batch");
+  x = s.row(0);
+  if (model.floating() && !rates) {
+    const double norm = x.segment<4>(3).norm();
+    require(near_unit_norm(norm), "q0: the base quaternion (entries 3-6, x y z w) has norm " +
+                                      shortest(norm) + ", which differs from 1 by more than 1e-6");
+    x.segment<4>(3) /= norm;
+  }
+  return x;
+}
+
+// torques=: None (free fall), a table of rows t,tau1..taun, or a callable.
+std::unique_ptr<JointForces> joint_forces(const py::object& torques, int n) {
+  if (torques.is_none()) return std::make_unique<ZeroForces>();
+  if (py::isinstance<py::function>(torques))
+    return std::make_unique<CallableForces>(torques.cast<py::function>(), n);
+  const Array table = Array::ensure(torques);
+  require(table && table.ndim() == 2 && table.shape(1) == n + 1,
+          "torques: expected a callable f(t, q, qd) or an array of rows t,tau1..tau" +
+              std::to_string(n) + " (shape (N, " + std::to_string(n + 1) + "))");
+  return std::make_unique<TabulatedForces>("torques", table.data(),
+                                           static_cast<std::size_t>(table.shape(0)),
+                                           static_cast<std::size_t>(n));
+}
+
+const std::vector<std::pair<std::string, Method>>& methods() {
+  static const std::vector<std::pair<std::string, Method>> names = {
+      {"dopri5", Method::dopri5},
+      {"cash-karp54", Method::cash_karp54},
+      {"fehlberg78", Method::fehlberg78},
+      {"rk4", Method::rk4}};
+  return names;
+}
+
+template <typename Value>
+Value named(const std::vector<std::pair<std::string, Value>>& names, const std::string& name,
+            const std::string& what) {
+  std::string known;
+  for (const auto& [text, value] : names) {
+    if (text == name) return value;
+    known += (known.empty() ? "" : ", ") + text;
+  }
+  throw InputError(what + ": '" + name + "' is not one of " + known);
+}
+
+struct Settings {
+  double t_end, dt;
+  IntegratorSettings integrator;
+  Route route;
+  FrictionSettings friction;
+};
+
+void check(const Settings& s) {
+  require(std::isfinite(s.t_end) && s.t_end >= 0, "t_end: must be a time >= 0");
+  require(std::isfinite(s.dt) && s.dt > 0, "dt: must be positive");
+  require(std::isfinite(s.integrator.rtol) && s.integrator.rtol > 0, "rtol: must be positive");
+  require(std::isfinite(s.integrator.atol) && s.integrator.atol > 0, "atol: must be positive");
+  require(std::isfinite(s.integrator.step) && s.integrator.step >= 0, "step: must be >= 0");
+  require(std::isfinite(s.integrator.min_step) && s.integrator.min_step >= 0,
+          "min_step: must be >= 0");
+  require(std::isfinite(s.friction.velocity_scale) && s.friction.velocity_scale > 0,
+          "coulomb_velocity: must be positive");
+  require(s.friction.coulomb != CoulombModel::stick_slip || s.integrator.method == Method::dopri5,
+          "coulomb='stick-slip': locates its events on dopri5's dense output; use method='dopri5'");
+  require(OutputTimes::count(s.t_end, s.dt) <= 1e8,
+          "t_end " + shortest(s.t_end) + " with dt " + shortest(s.dt) +
+              ": more than 10^8 output rows; raise dt or lower t_end");
+}
+
+// The rows of the simulation (output_row after t) and the integrator's counts.
+py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q0,
+                   std::optional<Array> qd0, const py::object& torques, const std::string& method,
+                   double rtol, double atol, const std::string& algorithm,
+                   const std::string& coulomb, double coulomb_velocity, double step,
+                   double min_step) {
+  const RobotFile& file = robot.file();
+  const Model<double>& model = file.model;
+  Settings s{t_end, dt, {}, robot.route(algorithm), {}};
+  s.integrator.method = named(methods(), method, "method");
+  s.integrator.rtol = rtol;
+  s.integrator.atol = atol;
+  s.integrator.step = step;
+  s.integrator.min_step = min_step;
+  s.friction.coulomb = named(
+      std::vector<std::pair<std::string, CoulombModel>>{{"regularised", CoulombModel::regularised},
+                                                        {"stick-slip", CoulombModel::stick_slip}},
+      coulomb, "coulomb");
+  s.friction.velocity_scale = coulomb_velocity;
+  check(s);
+  check_forward_route(s.route, file);
+  State x(static_cast<std::size_t>(model.nq() + model.nv() + 2), 0.0);  // q, qd, work, dissipated
+  Eigen::Map<VecX<double>>(x.data(), model.nq()) = initial(robot, q0, false);
+  Eigen::Map<VecX<double>>(x.data() + model.nq(), model.nv()) = initial(robot, qd0, true);
+  const std::unique_ptr<JointForces> forces = joint_forces(torques, file.dof());
+
+  const OutputTimes times(t_end, dt);
+  const Eigen::Index width = 1 + output_row_size(model);
+  std::vector<double> rows;
+  rows.reserve(static_cast<std::size_t>(std::min<long>(times.size(), 1 << 20) * width));
+  IntegrationStats stats;
+  {
+    py::gil_scoped_release release;
+    ChainDynamics system(model, s.route, *forces);
+    system.set_friction(s.friction);
+    PositiveDefiniteCheck check_positive_definite(file);
+    VecX<double> row(width);
+    integrate(
+        system, x, times, s.integrator,
+        [&](double t, const State& state) {
+          check_positive_definite(t, Eigen::Map<const VecX<double>>(state.data(), model.nq()));
+          row[0] = t;
+          output_row(system, t, state, row.tail(width - 1));
+          rows.insert(rows.end(), row.data(), row.data() + width);
+        },
+        stats);
+  }
+  py::array_t<double> table(
+      {static_cast<py::ssize_t>(rows.size() / width), static_cast<py::ssize_t>(width)});
+  std::copy(rows.begin(), rows.end(), table.mutable_data());
+  py::dict counts;
+  counts["steps"] = stats.steps;
+  counts["rejected"] = stats.rejected;
+  counts["rhs_evaluations"] = stats.rhs_evaluations;
+  counts["events"] = stats.events;
+  counts["wall_seconds"] = stats.wall_seconds;
+  return py::make_tuple(table, counts);
+}
+
+}  // namespace
+
+void bind_simulate(py::module_& m) {
+  m.def("_simulate", &simulate, py::arg("robot"), py::arg("t_end"), py::arg("dt"), py::arg("q0"),
+        py::arg("qd0"), py::arg("torques"), py::arg("method"), py::arg("rtol"), py::arg("atol"),
+        py::arg("algorithm"), py::arg("coulomb"), py::arg("coulomb_velocity"), py::arg("step"),
+        py::arg("min_step"));
+}
+
+}  // namespace denoc::python

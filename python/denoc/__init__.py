@@ -1,0 +1,208 @@
+"""Robot dynamics by the decoupled natural orthogonal complement (docs/python.md).
+
+The suite's C++ library from Python: load a robot file as ridim and rfdsim do, compute its
+quantities on one sample or on N samples at once (the loop runs in C++ without the GIL), and
+simulate it with a torque table or a Python controller in the loop.
+
+    >>> import denoc
+    >>> robot = denoc.Robot("robots/stanford.yaml")
+    >>> tau = robot.inverse_dynamics(q, qd, qdd)      # q: (n,) or (N, n)
+
+Every method takes one sample (1-D arrays) or N samples (2-D arrays, a row per sample) and
+returns arrays of the matching shape. Bad input raises InputError (a ValueError), a failure while
+computing ComputeError (a RuntimeError), with the messages of the apps.
+"""
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Union
+
+import numpy as np
+
+from . import _denoc
+from ._denoc import ComputeError, InputError
+
+__version__ = _denoc.__version__
+__all__ = ["Robot", "Simulation", "simulate", "InputError", "ComputeError"]
+
+
+def _rows(values, batch_shape, shape):
+    """values (N x width, or width) reshaped to batch_shape + shape."""
+    return values.reshape(batch_shape + shape)
+
+
+class Robot(_denoc.Robot):
+    """A robot file loaded as ridim and rfdsim load it (docs/robot-files.md).
+
+    Robot(path, base=None, tip=None, floating_base=False, inertia_checks="strict", set=None)
+
+    path           a robot YAML or a URDF
+    base, tip      a URDF's chain: the link it starts from and the link whose frame is the
+                   tool frame (ridim --base/--tip)
+    floating_base  a URDF's base link moves freely (ridim --floating-base); a YAML says so itself
+    inertia_checks "strict" or "warn" (URDF; a YAML has the key inertia_checks)
+    set            overrides applied before the file is checked, as ridim --set: a dict
+                   {"links[2].mass": 3.5} or a list of "KEY=VALUE" strings
+
+    Attributes: n (joints), nq and nv (coordinates and rates: 7 + n and 6 + n with a floating
+    base, the base's first), joint_names, name, path, format, floating_base, is_chain, gravity,
+    warnings (what inertia_checks: warn accepted). Raises InputError naming the file, the line
+    or the key.
+    """
+
+    def __init__(self, path, base=None, tip=None, floating_base=False, inertia_checks="strict",
+                 set=None):
+        super().__init__(str(path), base, tip, floating_base, inertia_checks, set)
+        for warning in self.warnings:
+            import warnings as _warnings
+            _warnings.warn(warning, stacklevel=2)
+
+    def _vectors(self, quantity, algorithm, q, qd=None, qdd=None, friction=True):
+        return self._evaluate(quantity, algorithm, friction, None, q, qd, qdd)
+
+    def _matrices(self, quantity, algorithm, q, qd=None):
+        values = self._evaluate(quantity, algorithm, True, None, q, qd, None)
+        return _rows(values, values.shape[:-1], (self.nv, self.nv))
+
+    @property
+    def initial_q(self):
+        """The robot file's initial q, or zero (a floating base at the origin, unturned)."""
+        return self._initial_state(False)
+
+    @property
+    def initial_qd(self):
+        """The robot file's initial qd, or zero."""
+        return self._initial_state(True)
+
+    def trajectory(self):
+        """The robot file's trajectory block (Saha 1999, Eqs. (38)-(39): cycloidal, rest to rest),
+        sampled as ridim samples it without a trajectory CSV: t (N,), q, qd, qdd (N, n)."""
+        return self._trajectory()
+
+    def inverse_dynamics(self, q, qd, qdd, algorithm="denoc", friction=True):
+        """Joint forces tau(q, qd, qdd): Saha (1999) Eq. (30), or Mata et al. (2002) Eq. (17) with
+        algorithm="gibbs-appell"; the drives' rotors included and, unless friction=False, their
+        friction G^2 B qd + |G| Tc(qd). With a floating base the base's six forces come first.
+        Shapes (nv,) or (N, nv). As ridim --quantity torques."""
+        return self._vectors("torques", algorithm, q, qd, qdd, friction)
+
+    def bias(self, q, qd, algorithm="denoc", friction=True):
+        """h(q, qd) = tau(q, qd, 0): C(q, qd) qd and gravity, with the drives' friction unless
+        friction=False. Shapes (nv,) or (N, nv). As ridim --quantity bias."""
+        return self._vectors("bias", algorithm, q, qd, None, friction)
+
+    def gravity(self, q, algorithm="denoc"):
+        """g(q) = tau(q, 0, 0): the forces that hold the robot still. Shapes (nv,) or (N, nv)."""
+        return self._vectors("gravity", algorithm, q)
+
+    def mass_matrix(self, q, algorithm="denoc"):
+        """The generalized inertia matrix I(q), Saha (1999) Eq. (24), or Mata et al. (2002)
+        Eq. (19) with algorithm="gibbs-appell". Shapes (nv, nv) or (N, nv, nv)."""
+        return self._matrices("mass-matrix", algorithm, q)
+
+    def inverse_mass_matrix(self, q, algorithm="udu"):
+        """I(q)^-1: "udu" (Saha's U D U^T, Eqs. (46)-(54), O(n^2)), "fixman" (Lee et al. 2007,
+        O(n^2) by the extended Fixman theorem) or "cholesky". Shapes (nv, nv) or (N, nv, nv).
+        Raises ComputeError if I is not positive definite."""
+        return self._matrices("inverse-mass-matrix", algorithm, q)
+
+    def coriolis(self, q, qd):
+        """Saha's matrix of convective inertia terms C(q, qd), Eqs. (25)-(29):
+        C(q, qd) qd = h(q, qd) - g(q) without friction. Shapes (nv, nv) or (N, nv, nv)."""
+        return self._matrices("coriolis", None, q, qd)
+
+    def udu(self, q):
+        """The factors of I(q) = U D U^T, Saha (1999) Eqs. (46)-(54): U unit upper triangular,
+        shapes (nv, nv) or (N, nv, nv), and the diagonal of D, shapes (nv,) or (N, nv)."""
+        values = self._evaluate("udu", None, True, None, q, None, None)
+        batch, nv = values.shape[:-1], self.nv
+        return (_rows(values[..., :nv * nv], batch, (nv, nv)), values[..., nv * nv:])
+
+    def forward_dynamics(self, q, qd, tau, algorithm="udu", friction=True):
+        """qdd from I(q) qdd = tau - h(q, qd) - friction(qd): "udu" (Saha's O(n) recursion,
+        Section 5.2 and Appendix B), "cholesky", "gibbs-appell" (Mata et al. 2002, Section 4.3) or
+        "fixman" (Lee et al. 2007). The inverse of inverse_dynamics with the same friction.
+        tau holds the n joint forces, or with a floating base 6 + n (the base's first).
+        Shapes (nv,) or (N, nv)."""
+        return self._forward(algorithm, friction, q, qd, tau)
+
+    def pose(self, q, frame=None):
+        """The 4x4 homogeneous transform of the tool frame, or of the link `frame`, in the base
+        frame (the world frame with a floating base). Shapes (4, 4) or (N, 4, 4)."""
+        values = self._evaluate("pose", None, True, frame, q, None, None)
+        batch = values.shape[:-1]
+        T = np.zeros(batch + (4, 4))
+        T[..., :3, :3] = values[..., 3:].reshape(batch + (3, 3))
+        T[..., :3, 3] = values[..., :3]
+        T[..., 3, 3] = 1
+        return T
+
+    def jacobian(self, q, frame=None):
+        """The geometric Jacobian of the tool frame's origin (or of the link `frame`'s), in the
+        base frame: rows vx, vy, vz, wx, wy, wz. Shapes (6, nv) or (N, 6, nv)."""
+        values = self._evaluate("jacobian", None, True, frame, q, None, None)
+        return _rows(values, values.shape[:-1], (6, self.nv))
+
+    def reactions(self, q, qd, qdd):
+        """The wrench that each joint carries (docs/csv.md): rows f_x, f_y, f_z, n_x, n_y, n_z of
+        joint i in frame i. Shapes (n, 6) or (N, n, 6)."""
+        values = self._evaluate("reactions", None, True, None, q, qd, qdd)
+        return _rows(values, values.shape[:-1], (self.n, 6))
+
+    def count_operations(self, quantity, algorithm=None, q=None, qd=None, qdd=None):
+        """The operations of one evaluation (docs/operation-counts.md), as ridim and rfdsim
+        --count-operations: quantity is one of ridim's (torques, mass-matrix, inverse-mass-matrix,
+        bias, gravity, pose, jacobian, reactions, coriolis, udu) or "forward-dynamics"; the state
+        defaults to the robot file's initial one. Returns a dict with multiplications, additions,
+        divisions, square_roots and sines_cosines."""
+        q = self.initial_q if q is None else q
+        qd = self.initial_qd if qd is None else qd
+        qdd = np.zeros(self.nv) if qdd is None else qdd
+        return self._count(quantity, algorithm, q, qd, qdd)
+
+
+@dataclass
+class Simulation:
+    """The time histories of simulate(), one row per output time, as rfdsim's columns
+    (docs/csv.md): t (N,), q (N, nq), qd and qdd (N, nv), tau (N, n), and the energies kinetic,
+    potential, work (put in by tau and a wrench) and dissipated (by friction), each (N,).
+    stats holds the integrator's steps, rejected, rhs_evaluations, events and wall_seconds."""
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    kinetic: np.ndarray
+    potential: np.ndarray
+    work: np.ndarray
+    dissipated: np.ndarray
+    stats: dict
+
+
+def simulate(robot: Robot, t_end: float, dt: float, q0=None, qd0=None,
+             torques: Union[None, np.ndarray, Callable] = None, method: str = "dopri5",
+             rtol: float = 1e-9, atol: float = 1e-9, algorithm: str = "udu",
+             coulomb: str = "regularised", coulomb_velocity: float = 1e-3,
+             step: float = 0.0, min_step: float = 0.0) -> Simulation:
+    """Integrates the robot's equations of motion from 0 to t_end as rfdsim does (Saha 1999,
+    Section 5.2), reporting every dt.
+
+    q0, qd0    the initial state (default: the robot file's, else zero)
+    torques    None (free fall), an array of rows t,tau1..taun (interpolated linearly, held
+               beyond its ends), or a callable f(t, q, qd) -> tau of n joint forces (closed-loop
+               control; it is called at every evaluation of the dynamics)
+    method     "dopri5", "cash-karp54", "fehlberg78" or "rk4" (fixed step `step`, default dt);
+               rtol and atol bound each step's error; an adaptive step's first trial is `step`
+               (default dt / 100), and below min_step (default: none) the integration fails
+    algorithm  the forward dynamics: "udu", "cholesky", "gibbs-appell" or "fixman"
+    coulomb    "regularised" (tanh with coulomb_velocity) or "stick-slip" (dopri5)
+
+    Returns a Simulation. Raises InputError for bad arguments and ComputeError when the
+    integration fails."""
+    table, stats = _denoc._simulate(robot, float(t_end), float(dt), q0, qd0, torques, method,
+                                    float(rtol), float(atol), algorithm, coulomb,
+                                    float(coulomb_velocity), float(step), float(min_step))
+    nq, nv, n = robot.nq, robot.nv, robot.n
+    columns = np.cumsum([1, nq, nv, nv, n, 1, 1, 1, 1])
+    t, q, qd, qdd, tau, kinetic, potential, work, dissipated, _ = np.split(table, columns, axis=1)
+    return Simulation(t[:, 0], q, qd, qdd, tau, kinetic[:, 0], potential[:, 0], work[:, 0],
+                      dissipated[:, 0], stats)

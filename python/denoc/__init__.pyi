@@ -1,0 +1,95 @@
+# Type stubs of the package denoc (docs/python.md), for editors' completion and type checkers.
+from dataclasses import dataclass
+from os import PathLike
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+ArrayLike = npt.ArrayLike
+Controller = Callable[[float, np.ndarray, np.ndarray], ArrayLike]
+
+class InputError(ValueError): ...
+class ComputeError(RuntimeError): ...
+
+class Robot:
+    n: int
+    nq: int
+    nv: int
+    name: str
+    path: str
+    format: str
+    floating_base: bool
+    is_chain: bool
+    joint_names: List[str]
+    gravity: List[float]
+    warnings: List[str]
+    def __init__(
+        self,
+        path: Union[str, PathLike],
+        base: Optional[str] = ...,
+        tip: Optional[str] = ...,
+        floating_base: bool = ...,
+        inertia_checks: str = ...,
+        set: Union[None, Mapping[str, Union[float, str]], Sequence[str]] = ...,
+    ) -> None: ...
+    @property
+    def initial_q(self) -> np.ndarray: ...
+    @property
+    def initial_qd(self) -> np.ndarray: ...
+    def trajectory(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def inverse_dynamics(
+        self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, algorithm: str = ..., friction: bool = ...
+    ) -> np.ndarray: ...
+    def bias(self, q: ArrayLike, qd: ArrayLike, algorithm: str = ..., friction: bool = ...) -> np.ndarray: ...
+    def gravity(self, q: ArrayLike, algorithm: str = ...) -> np.ndarray: ...
+    def mass_matrix(self, q: ArrayLike, algorithm: str = ...) -> np.ndarray: ...
+    def inverse_mass_matrix(self, q: ArrayLike, algorithm: str = ...) -> np.ndarray: ...
+    def coriolis(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray: ...
+    def udu(self, q: ArrayLike) -> Tuple[np.ndarray, np.ndarray]: ...
+    def forward_dynamics(
+        self, q: ArrayLike, qd: ArrayLike, tau: ArrayLike, algorithm: str = ..., friction: bool = ...
+    ) -> np.ndarray: ...
+    def pose(self, q: ArrayLike, frame: Optional[str] = ...) -> np.ndarray: ...
+    def jacobian(self, q: ArrayLike, frame: Optional[str] = ...) -> np.ndarray: ...
+    def reactions(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray: ...
+    def count_operations(
+        self,
+        quantity: str,
+        algorithm: Optional[str] = ...,
+        q: Optional[ArrayLike] = ...,
+        qd: Optional[ArrayLike] = ...,
+        qdd: Optional[ArrayLike] = ...,
+    ) -> Dict[str, Union[int, str]]: ...
+
+@dataclass
+class Simulation:
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    kinetic: np.ndarray
+    potential: np.ndarray
+    work: np.ndarray
+    dissipated: np.ndarray
+    stats: Dict[str, float]
+
+def simulate(
+    robot: Robot,
+    t_end: float,
+    dt: float,
+    q0: Optional[ArrayLike] = ...,
+    qd0: Optional[ArrayLike] = ...,
+    torques: Union[None, ArrayLike, Controller] = ...,
+    method: str = ...,
+    rtol: float = ...,
+    atol: float = ...,
+    algorithm: str = ...,
+    coulomb: str = ...,
+    coulomb_velocity: float = ...,
+    step: float = ...,
+    min_step: float = ...,
+) -> Simulation: ...

@@ -1,0 +1,32 @@
+"""The module imported from an installed prefix (cmake --install), not from the build tree: the
+package in PREFIX/lib/python3/dist-packages/denoc with its stubs."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROBOTS
+
+
+def test_import_from_an_installed_prefix(tmp_path):
+    build = os.environ["DENOC_BUILD"]
+    cmake = os.environ.get("DENOC_CMAKE", "cmake")
+    subprocess.run([cmake, "--install", build, "--prefix", tmp_path / "prefix"], check=True,
+                   capture_output=True)
+    package = tmp_path / "prefix" / "lib" / "python3" / "dist-packages" / "denoc"
+    for name in ["__init__.py", "__init__.pyi", "py.typed"]:
+        assert (package / name).is_file(), name
+    assert any(p.name.startswith("_denoc") and p.suffix == ".so" for p in package.iterdir())
+    script = (
+        "import denoc, numpy as np\n"
+        f"robot = denoc.Robot({str(ROBOTS / 'stanford.yaml')!r})\n"
+        "print(denoc.__file__)\n"
+        "print(repr(robot.gravity(np.full(6, 0.5))[1]))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(package.parent)
+    out = subprocess.run([sys.executable, "-c", script], env=env, check=True, capture_output=True,
+                         text=True, cwd=tmp_path).stdout.splitlines()
+    assert Path(out[0]).resolve().parent == package.resolve()
+    import denoc  # the build tree's, for comparison
+    import numpy as np
+    assert out[1] == repr(denoc.Robot(ROBOTS / "stanford.yaml").gravity(np.full(6, 0.5))[1])
