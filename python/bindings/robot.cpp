@@ -127,9 +127,13 @@ py::array_t<double> Robot::evaluate(const std::string& quantity_text,
   py::array_t<double> out = rows_array(shape, quantities.size());
   double* rows = out.mutable_data();
   const Eigen::Index width = quantities.size();
+  // The rates a quantity does not take are zero (a view of zeros_, not a copy per sample).
+  auto rates = [this](const Samples& given, bool present, py::ssize_t k) {
+    return present ? ConstVectorRef<double>(given.row(k)) : ConstVectorRef<double>(zeros_);
+  };
   for_each_sample(shape, workspaces_, [&](py::ssize_t k) {
-    quantities.evaluate(coordinates(q, k, shape.batch), qd_array ? qd.row(k) : zeros_,
-                        qdd_array ? qdd.row(k) : zeros_,
+    quantities.evaluate(coordinates(q, k, shape.batch), rates(qd, qd_array.has_value(), k),
+                        rates(qdd, qdd_array.has_value(), k),
                         Eigen::Map<VecX<double>>(rows + k * width, width));
   });
   return out;
@@ -245,6 +249,7 @@ void bind_robot(py::module_& m) {
                              [](const Robot& r) { return r.file().model.floating(); })
       .def_property_readonly("is_chain", [](const Robot& r) { return r.file().model.is_chain(); })
       .def_property_readonly("joint_names", &Robot::joint_names)
+      .def_property_readonly("link_names", [](const Robot& r) { return r.file().link_names; })
       .def_property_readonly("warnings", [](const Robot& r) { return r.file().warnings; })
       .def_property_readonly("gravity",
                              [](const Robot& r) {

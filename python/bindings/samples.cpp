@@ -1,6 +1,8 @@
 #include "samples.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "denoc/io/number.hpp"
 
@@ -15,9 +17,22 @@ std::string shape_text(const Array& a) {
   return text + (a.ndim() == 1 ? ",)" : ")");
 }
 
+// Whether any of x[0..size) is an infinity or a NaN (its exponent bits all set): a branch-free
+// pass that the compiler vectorizes, so that checking costs little beside the dynamics.
+bool any_non_finite(const double* x, py::ssize_t size) {
+  std::uint64_t exponents = 0;
+  for (py::ssize_t i = 0; i < size; ++i) {
+    std::uint64_t bits;
+    std::memcpy(&bits, x + i, sizeof bits);
+    exponents |= (~bits & 0x7ff0000000000000u) == 0 ? 1u : 0u;
+  }
+  return exponents != 0;
+}
+
 void check_finite(const Samples& s, bool batch) {
   const double* x = s.array.data();
   const py::ssize_t size = s.array.size();
+  if (!any_non_finite(x, size)) return;
   for (py::ssize_t i = 0; i < size; ++i) {
     if (std::isfinite(x[i])) continue;
     const auto entry = std::to_string(i % s.width);

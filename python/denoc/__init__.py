@@ -31,7 +31,7 @@ def _rows(values, batch_shape, shape):
 
 
 class Robot(_denoc.Robot):
-    """A robot file loaded as ridim and rfdsim load it (docs/robot-files.md).
+    """A robot file loaded as ridim and rfdsim load it (docs/robot-file.md, docs/urdf.md).
 
     Robot(path, base=None, tip=None, floating_base=False, inertia_checks="strict", set=None)
 
@@ -44,8 +44,9 @@ class Robot(_denoc.Robot):
                    {"links[2].mass": 3.5} or a list of "KEY=VALUE" strings
 
     Attributes: n (joints), nq and nv (coordinates and rates: 7 + n and 6 + n with a floating
-    base, the base's first), joint_names, name, path, format, floating_base, is_chain, gravity,
-    warnings (what inertia_checks: warn accepted). Raises InputError naming the file, the line
+    base, the base's first), joint_names, link_names (the frames pose and jacobian take, with
+    "base"), name, path, format, floating_base, is_chain, gravity, warnings (what
+    inertia_checks: warn accepted). Raises InputError naming the file, the line
     or the key.
     """
 

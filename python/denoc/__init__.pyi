@@ -24,6 +24,7 @@ class Robot:
     floating_base: bool
     is_chain: bool
     joint_names: List[str]
+    link_names: List[str]
     gravity: List[float]
     warnings: List[str]
     def __init__(
