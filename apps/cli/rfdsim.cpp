@@ -23,15 +23,6 @@
 
 namespace denoc {
 
-const std::vector<std::pair<std::string, Method>>& method_names() {
-  static const std::vector<std::pair<std::string, Method>> names = {
-      {"dopri5", Method::dopri5},
-      {"cash-karp54", Method::cash_karp54},
-      {"fehlberg78", Method::fehlberg78},
-      {"rk4", Method::rk4}};
-  return names;
-}
-
 const std::vector<std::pair<std::string, Route>>& algorithm_names() {
   static const std::vector<std::pair<std::string, Route>> names = [] {
     std::vector<std::pair<std::string, Route>> forward;
@@ -39,12 +30,6 @@ const std::vector<std::pair<std::string, Route>>& algorithm_names() {
       forward.emplace_back(route_name(route), route);
     return forward;
   }();
-  return names;
-}
-
-const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names() {
-  static const std::vector<std::pair<std::string, CoulombModel>> names = {
-      {"regularised", CoulombModel::regularised}, {"stick-slip", CoulombModel::stick_slip}};
   return names;
 }
 

@@ -55,11 +55,7 @@ struct RfdsimOptions {
   bool count_operations = false;
 };
 
-// The names accepted by --coulomb.
-const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names();
-
-// The names accepted by --method and --algorithm.
-const std::vector<std::pair<std::string, Method>>& method_names();
+// The names accepted by --algorithm (--method and --coulomb: simulation.hpp).
 const std::vector<std::pair<std::string, Route>>& algorithm_names();
 
 // Runs rfdsim. A revolute joint's --q0 value beyond 2 pi without a suffix is taken as radians

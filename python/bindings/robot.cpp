@@ -14,17 +14,6 @@ namespace denoc::python {
 
 namespace {
 
-template <typename Value>
-Value find_name(const std::vector<std::pair<std::string, Value>>& names, const std::string& name,
-                const std::string& what) {
-  std::string known;
-  for (const auto& [text, value] : names) {
-    if (text == name) return value;
-    known += (known.empty() ? "" : ", ") + text;
-  }
-  throw InputError(what + ": '" + name + "' is not one of " + known);
-}
-
 // set=: a dict {key: value} or a list of "KEY=VALUE" strings, as --set takes them
 // (docs/batches.md); a number is written as Python's repr writes it, which reads back exactly.
 std::vector<Override> overrides_of(const py::object& set) {

@@ -10,6 +10,8 @@
 #include <initializer_list>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "denoc/io/errors.hpp"
 #include "denoc/model/spatial.hpp"
@@ -30,6 +32,18 @@ struct Samples {
     return {array.data() + k * width, width};
   }
 };
+
+// The value of `name` in a list of names; InputError "what: 'name' is not one of a, b, c".
+template <typename Value>
+Value find_name(const std::vector<std::pair<std::string, Value>>& names, const std::string& name,
+                const std::string& what) {
+  std::string known;
+  for (const auto& [text, value] : names) {
+    if (text == name) return value;
+    known += (known.empty() ? "" : ", ") + text;
+  }
+  throw InputError(what + ": '" + name + "' is not one of " + known);
+}
 
 // One sample or `count` of them (`batch`).
 struct Shape {

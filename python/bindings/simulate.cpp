@@ -89,26 +89,6 @@ std::unique_ptr<JointForces> joint_forces(const py::object& torques, int n) {
                                            static_cast<std::size_t>(n));
 }
 
-const std::vector<std::pair<std::string, Method>>& methods() {
-  static const std::vector<std::pair<std::string, Method>> names = {
-      {"dopri5", Method::dopri5},
-      {"cash-karp54", Method::cash_karp54},
-      {"fehlberg78", Method::fehlberg78},
-      {"rk4", Method::rk4}};
-  return names;
-}
-
-template <typename Value>
-Value named(const std::vector<std::pair<std::string, Value>>& names, const std::string& name,
-            const std::string& what) {
-  std::string known;
-  for (const auto& [text, value] : names) {
-    if (text == name) return value;
-    known += (known.empty() ? "" : ", ") + text;
-  }
-  throw InputError(what + ": '" + name + "' is not one of " + known);
-}
-
 struct Settings {
   double t_end, dt;
   IntegratorSettings integrator;
@@ -142,15 +122,12 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
   const RobotFile& file = robot.file();
   const Model<double>& model = file.model;
   Settings s{t_end, dt, {}, robot.route(algorithm), {}};
-  s.integrator.method = named(methods(), method, "method");
+  s.integrator.method = find_name(method_names(), method, "method");
   s.integrator.rtol = rtol;
   s.integrator.atol = atol;
   s.integrator.step = step;
   s.integrator.min_step = min_step;
-  s.friction.coulomb = named(
-      std::vector<std::pair<std::string, CoulombModel>>{{"regularised", CoulombModel::regularised},
-                                                        {"stick-slip", CoulombModel::stick_slip}},
-      coulomb, "coulomb");
+  s.friction.coulomb = find_name(coulomb_model_names(), coulomb, "coulomb");
   s.friction.velocity_scale = coulomb_velocity;
   check(s);
   check_forward_route(s.route, file);

@@ -554,4 +554,19 @@ void output_row(ChainDynamics& system, double t, const State& x, Eigen::Ref<VecX
   row[end + 3] = x[static_cast<std::size_t>(nq + nv + 1)];  // dissipated
 }
 
+const std::vector<std::pair<std::string, Method>>& method_names() {
+  static const std::vector<std::pair<std::string, Method>> names = {
+      {"dopri5", Method::dopri5},
+      {"cash-karp54", Method::cash_karp54},
+      {"fehlberg78", Method::fehlberg78},
+      {"rk4", Method::rk4}};
+  return names;
+}
+
+const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names() {
+  static const std::vector<std::pair<std::string, CoulombModel>> names = {
+      {"regularised", CoulombModel::regularised}, {"stick-slip", CoulombModel::stick_slip}};
+  return names;
+}
+
 }  // namespace denoc

@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "denoc/dynamics.hpp"
@@ -21,6 +22,10 @@ enum class Method {
   fehlberg78,   // Runge-Kutta-Fehlberg 7(8), adaptive; steps end on the output times
   rk4           // classical fourth order, fixed step
 };
+
+// The names of the methods and of the Coulomb models (rfdsim --method, --coulomb; the Python
+// module's method= and coulomb=).
+const std::vector<std::pair<std::string, Method>>& method_names();
 
 // The joint forces tau(t) that drive the chain.
 class JointForces {
@@ -62,6 +67,8 @@ enum class CoulombModel {
   // events (to 1e-12 s) and the integration restarts at each (dopri5 only).
   stick_slip
 };
+
+const std::vector<std::pair<std::string, CoulombModel>>& coulomb_model_names();
 
 struct FrictionSettings {
   CoulombModel coulomb = CoulombModel::regularised;
