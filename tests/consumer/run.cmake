@@ -12,7 +12,8 @@ function(step)
 endfunction()
 step(${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix)
 foreach(file bin/ridim bin/rfdsim bin/sweep lib/libdenoc.a include/denoc/denoc.hpp include/denoc/version.hpp
-             include/denoc/io/robot_file.hpp lib/cmake/denoc/denocConfig.cmake)
+             include/denoc/io/robot_file.hpp lib/cmake/denoc/denocConfig.cmake
+             share/man/man1/ridim.1 share/man/man1/rfdsim.1 share/man/man1/sweep.1)
   if(NOT EXISTS ${WORK}/prefix/${file})
     message(FATAL_ERROR "not installed: ${file}")
   endif()
