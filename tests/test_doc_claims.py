@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""What README.md and the example robot file say, checked against what the apps do, so that a
-claim cannot drift from the code unnoticed:
+"""What the documentation (README.md and docs/*.md, read as one text: "the docs" below) and the
+example robot file say, checked against what the apps do, so that a claim cannot drift from the
+code unnoticed:
 - robots/stanford.yaml shows every key the loader accepts in every map (asked of ridim itself,
   through the "unknown key (expected one of ...)" message); the keys that would change the
   paper's arm are commented out, and with the `#` removed the file loads and gives other torques;
-- the Puma 560 warning lines the README quotes are the lines ridim prints;
-- rfdsim's output columns as the README lists them are rfdsim's header;
-- the stick-slip example's energy bound stated in the README holds for the README's command.
+- the Puma 560 warning lines the docs quote are the lines ridim prints;
+- rfdsim's output columns as the docs list them are rfdsim's header;
+- the stick-slip example's energy bound stated in the docs holds for their command.
 
   test_doc_claims.py RIDIM RFDSIM SOURCE_DIR
 """
@@ -19,14 +20,17 @@ import tempfile
 
 ridim, rfdsim, source = sys.argv[1:4]
 ridim, rfdsim = os.path.abspath(ridim), os.path.abspath(rfdsim)
-os.chdir(source)  # the README's commands name files relative to the checkout
+os.chdir(source)  # the docs' commands name files relative to the checkout
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import script_checks  # noqa: E402
 from script_checks import check, run  # noqa: E402
 
 
-with open("README.md", encoding="utf-8") as f:
-    readme = f.read()
+readme = ""  # the docs: README.md, then docs/*.md
+for name in ["README.md"] + sorted(os.path.join("docs", n) for n in os.listdir("docs")
+                                   if n.endswith(".md")):
+    with open(name, encoding="utf-8") as f:
+        readme += f.read() + "\n"
 
 
 def uncomment(text):
@@ -72,16 +76,16 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # The Puma 560's warning lines, as quoted.
     quoted = re.findall(r"^ridim: warning: robots/puma560\.yaml: .*$", readme, re.M)
-    check(len(quoted) > 0, "README quotes no warning of robots/puma560.yaml")
+    check(len(quoted) > 0, "the docs quote no warning of robots/puma560.yaml")
     r = run([ridim, "robots/puma560.yaml", "-o", os.path.join(tmp, "puma.csv")])
     printed = r.stderr.splitlines()
     for line in quoted:
-        check(line in printed, f"README's warning line is not what ridim prints:\n  {line}\n"
+        check(line in printed, f"the docs' warning line is not what ridim prints:\n  {line}\n"
                                f"ridim printed:\n  " + "\n  ".join(printed))
 
-    # rfdsim's columns: the README's list, expanded for n = 3, is the header.
+    # rfdsim's columns: the docs' list, expanded for n = 3, is the header.
     m = re.search(r"^Output: `(t,q1\.\.qn,[^`]*)`", readme, re.M)
-    check(m is not None, "README: no 'Output: `t,q1..qn,...`' line for rfdsim")
+    check(m is not None, "the docs: no 'Output: `t,q1..qn,...`' line for rfdsim")
     if m:
         listed = []
         for item in m.group(1).split(","):
@@ -89,23 +93,23 @@ with tempfile.TemporaryDirectory() as tmp:
             listed += [f"{k.group(1)}{i}" for i in (1, 2, 3)] if k else [item]
         r = run([rfdsim, "robots/planar3.yaml", "--free-fall", "--t-end", "0.01"])
         header = r.stdout.splitlines()[0] if r.stdout else ""
-        check(header == ",".join(listed), f"rfdsim's header '{header}', README lists '{','.join(listed)}'")
+        check(header == ",".join(listed), f"rfdsim's header '{header}', the docs list '{','.join(listed)}'")
 
-    # --count-operations: the row the README shows is the one ridim prints.
+    # --count-operations: the row the docs show is the one ridim prints.
     shown = re.search(r"^\$ ridim robots/stanford\.yaml --count-operations\n(quantity,[^\n]*)\n([^\n]*)$",
                       readme, re.M)
-    check(shown is not None, "README: no example of ridim --count-operations")
+    check(shown is not None, "the docs: no example of ridim --count-operations")
     if shown:
         r = run([ridim, "robots/stanford.yaml", "--count-operations"])
         check(r.stdout == shown.group(1) + "\n" + shown.group(2) + "\n",
-              f"README's --count-operations example is not what ridim prints:\n{r.stdout}")
+              f"the docs' --count-operations example is not what ridim prints:\n{r.stdout}")
 
-    # The stick-slip example: the README's command, and the bound it states.
+    # The stick-slip example: the docs' command, and the bound it states.
     command = re.search(r"^build/apps/rfdsim/rfdsim robots/planar3_drives\.yaml .*--coulomb stick-slip.*$",
                         readme, re.M)
     bound = re.search(r"kinetic \+ potential - work \+ dissipated stays within ([0-9.e+-]+) J of 0",
                       readme)
-    check(command is not None and bound is not None, "README: the stick-slip example or its bound")
+    check(command is not None and bound is not None, "the docs: the stick-slip example or its bound")
     if command and bound:
         argv = shlex.split(command.group(0))
         argv[0] = rfdsim
@@ -116,8 +120,8 @@ with tempfile.TemporaryDirectory() as tmp:
             energy = [float(row["kinetic"]) + float(row["potential"]) - float(row["work"]) +
                       float(row["dissipated"]) for row in csv.DictReader(f)]
         drift = max(abs(e - energy[0]) for e in energy)
-        print(f"stick-slip example: drift {drift:.3g} J, README's bound {bound.group(1)} J")
+        print(f"stick-slip example: drift {drift:.3g} J, the docs' bound {bound.group(1)} J")
         check(drift <= float(bound.group(1)), f"stick-slip example: drift {drift:.3g} J is beyond "
-                                              f"the README's {bound.group(1)} J")
+                                              f"the docs' {bound.group(1)} J")
 
 script_checks.finish("test_doc_claims")

@@ -1,6 +1,6 @@
-// Export (README, "Export"): a model written in the other DH convention, or as a URDF, and read
-// back gives the same joint forces and inertia matrix within 1e-12 relative; chains that no DH
-// table starts from the base frame get a `base` placement.
+// Export (docs/robot-file.md, "Export"): a model written in the other DH convention, or as a URDF,
+// and read back gives the same joint forces and inertia matrix within 1e-12 relative; chains that
+// no DH table starts from the base frame get a `base` placement.
 #include <gtest/gtest.h>
 
 #include <filesystem>

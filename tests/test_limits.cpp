@@ -1,6 +1,6 @@
 // Limits that hold (docs/errors.md), end to end: a 1000-link chain in every quantity of ridim
 // and every method and algorithm of rfdsim; memory that stays flat however long the input or
-// output (the 10-million-row figure of the README is measured the same way, by hand); and
+// output (the 10-million-row figure of docs/errors.md is measured the same way, by hand); and
 // extreme but valid inertia ratios (1e-6 to 1e6 in one chain) giving finite, consistent results.
 #include <gtest/gtest.h>
 

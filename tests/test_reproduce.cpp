@@ -328,7 +328,7 @@ TEST(ReproduceLeePuma, PaperFramesAreTableIInModifiedOrder) {
 
 // Lee et al. (2007) Appendix: no parameter set in robots/ reproduces M_puma at gamma_k = pi/3
 // (the paper's arm is not the Puma's kinematics, and its inertial values are not printed). The
-// suite's matrices are pinned here (see README, "Reproducing the papers"), and each is the
+// suite's matrices are pinned here (see docs/papers.md), and each is the
 // inverse of the other.
 TEST(ReproduceLeePuma, AppendixNotReproducedPinned) {
   std::vector<Override> no_drives;

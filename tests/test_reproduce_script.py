@@ -3,8 +3,8 @@
 - Saha (1999) §6.1: the holding torques it reports for the planar arm at t = 0 are the closed
   form of three uniform rods stretched along x under gravity (robots/planar3.yaml);
 - Mata et al. (2002) §5.1, Table 5: the errors it reports are the ones denoc_reproduce computes
-  (run here on its own), the paper's columns are the paper's, and the ordering the text states
-  holds for the numbers in the table;
+  (run here on its own), the paper's columns are the paper's, the ordering the text states
+  holds for the numbers in the table, and docs/papers.md quotes the same table;
 - the report holds the chosen sections only; bad usage and a missing build are exit 2;
 - the operation counts (--only counts): every route exactly on its fitted polynomial, the
   papers' formulas beside them.
@@ -78,6 +78,13 @@ def check_mata_table5(report, tmp):
         s = library[route]
         want = [f"{s[2]:.4f}", f"{s[3]:.4f}", f"{s[0]:.4f}", f"{s[1]:.4f}"]
         check(cells[2:] == want, f"{name}: report {cells[2:]}, denoc_reproduce {want}")
+    # docs/papers.md quotes this table as scripts/reproduce --docs last wrote it: the same rows,
+    # or the page is stale (run scripts/reproduce OUT --only mata-table5 --docs).
+    page = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(reproduce))),
+                             "docs", "papers.md"), encoding="utf-8").read()
+    quoted = table_rows(page, "<!-- measured by scripts/reproduce --docs: mata-table5 -->")
+    check(quoted == rows, f"docs/papers.md's Table 5 {quoted} is not what scripts/reproduce "
+                          f"reports {rows}: run scripts/reproduce OUT --only mata-table5 --docs")
     # The text's claim: U D U^T < Gibbs-Appell < Cholesky in the largest and the mean error.
     for k, what in ((2, "largest"), (3, "mean")):
         udu, ga, chol = (library[r][k] for r in ("udu", "gibbs_appell", "cholesky"))

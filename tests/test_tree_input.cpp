@@ -352,7 +352,8 @@ TEST(TreeInput, ExportRoundTrips) {
     const double dy = torque_difference(robot.model, back.model);
     EXPECT_LT(dy, 1e-12) << yaml.str();
     worst = std::max(worst, dy);
-    if (robot.model.has_rotors()) continue;  // URDF holds no rotor inertia (README, "Export")
+    if (robot.model.has_rotors())
+      continue;  // URDF holds no rotor inertia (docs/robot-file.md, "Export")
     std::ostringstream urdf;
     std::vector<std::string> notes;
     denoc::write_urdf(urdf, robot, notes);
@@ -367,7 +368,7 @@ TEST(TreeInput, ExportRoundTrips) {
                InputError);
 }
 
-// The shipped trees (README, "Robot files"): Solo 12, a quadruped of 12 joints, Baxter, a dual
+// The shipped trees (docs/robot-file.md): Solo 12, a quadruped of 12 joints, Baxter, a dual
 // arm of 19, and the simple humanoid of 29, all from example-robot-data; each loads strict with
 // its parents, and its joint forces agree with TreeReference's Newton-Euler through J^T.
 TEST(TreeInput, ShippedTreesLoadWithTheirParents) {

@@ -34,10 +34,12 @@ struct RidimOptions {
   std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (docs/robot-file.md)
   bool floating_base = false;             // URDF: --floating-base (docs/floating-base.md)
   // --export PATH [--dh standard|modified]: write the model as loaded and compute nothing
-  // (README, "Export"); export_dh empty = the robot file's own convention (standard for URDF).
+  // (docs/robot-file.md, "Export"); export_dh empty = the robot file's own convention (standard for
+  // URDF).
   std::string export_path;
   std::string export_dh;
-  // --describe: print what was understood of the robot file (README), to `output` if given
+  // --describe: print what was understood of the robot file (docs/robot-file.md), to `output` if
+  // given
   bool describe = false;
   // --count-operations: instead of the rows, the operations of one evaluation at the first sample
   // (cli/count_operations.hpp)

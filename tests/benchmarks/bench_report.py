@@ -12,6 +12,9 @@
   bench_report.py race RACE.json
       the suite against RBDL and Pinocchio (race/ benchmarks, timed in turns), ns per call
       and the ratio fastest peer / suite (above 1: the suite is faster), with the targets.
+  bench_report.py crossover CROSSOVER.json
+      the crossover study alone: U D U^T against GIM + Cholesky per n (scripts/bench
+      --crossover-docs writes it into docs/performance.md).
   bench_report.py variants NAME=RACE.json ...
       the ratio fastest peer / suite per quantity and model, one column per build
       variant (compiler and -march), with the targets.
@@ -587,6 +590,8 @@ def main(argv):
         throughput(argv[2], argv[3], argv[4])
     elif len(argv) == 6 and argv[1] == "table":
         table(argv[2], argv[3], argv[4], argv[5])
+    elif len(argv) == 3 and argv[1] == "crossover":
+        print_crossover(load_medians(argv[2])[0])
     elif len(argv) == 3 and argv[1] == "race":
         race_table(argv[2])
     elif len(argv) >= 3 and argv[1] == "variants":

@@ -1,5 +1,5 @@
 // ridim --describe: what the suite understood of a robot file, for a person to check before
-// trusting its numbers (README, "Checking a model").
+// trusting its numbers (docs/robot-file.md, "Checking a model").
 #pragma once
 
 #include <iosfwd>

@@ -1,5 +1,5 @@
-// The model as loaded, written back out (README, "Export"): as a robot YAML in standard or
-// modified DH, with com and inertia re-expressed in the new link frames, or as a URDF; and the
+// The model as loaded, written back out (docs/robot-file.md, "Export"): as a robot YAML in standard
+// or modified DH, with com and inertia re-expressed in the new link frames, or as a URDF; and the
 // DH table that a chain of placements has, found from its joint axes.
 #pragma once
 

@@ -323,8 +323,8 @@ void read_trajectory(const Reader& reader, const YamlNode& node, RobotFile& robo
 }
 
 // `base: {xyz: [x, y, z], rpy: [roll, pitch, yaw]}`: the DH frame 0 in the base frame, rotated
-// by Rz(yaw) Ry(pitch) Rx(roll) as in URDF, the angles in angle_unit (README, "Export"); the map
-// may say `type: floating`, and `base: floating` (or `fixed`) says only that
+// by Rz(yaw) Ry(pitch) Rx(roll) as in URDF, the angles in angle_unit (docs/robot-file.md,
+// "Export"); the map may say `type: floating`, and `base: floating` (or `fixed`) says only that
 // (docs/floating-base.md).
 void read_base(const Reader& reader, const YamlNode& node, RobotFile& robot) {
   if (node.is_scalar()) {

@@ -45,7 +45,7 @@ struct RobotFile {
   // stop being positive definite: the apps check it at every state (docs/robot-file.md, exit 1).
   bool check_positive_definite = false;
   // `base:` (YAML): the placement of the DH frame 0 in the base frame, when it is not the
-  // identity (a chain whose first axis is not the base z axis; see README, "Export").
+  // identity (a chain whose first axis is not the base z axis; see docs/robot-file.md, "Export").
   std::optional<Transform<double>> base;
   // `base: floating` (YAML, with `base_body`) or --floating-base (URDF): the model's base moves
   // freely (docs/floating-base.md); initial_q and initial_qd then hold 7 + n and 6 + n values.

@@ -1,6 +1,6 @@
 // The one YAML document of a robot file, with the checks that need no knowledge of the keys:
 // one document, no NUL byte, text keys given once per block, UTF-8 text, bounded nesting and
-// bounded aliases (README, "Errors, faults and limits").
+// bounded aliases (docs/errors.md).
 //
 // The document is kept as a compact tree built from the parser's events in the same pass as the
 // checks: scalars with their marks, maps as ordered key/value entries, sequences, and an alias as

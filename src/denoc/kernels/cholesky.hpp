@@ -89,8 +89,9 @@ class CholeskyScratch {
  public:
   // The order from which the blocked form is faster than the column one (below it the matrix
   // stays in the first-level cache), and the width of its diagonal blocks: measured on both
-  // compilers, generic and -march=x86-64-v3 (README, "Against RBDL and Pinocchio"). Blocks of
-  // 16 to 64 were all faster than Eigen's LLT from n = 128; 32 was never far from the best.
+  // compilers, generic and -march=x86-64-v3 (docs/performance.md, "Against RBDL and Pinocchio").
+  // Blocks of 16 to 64 were all faster than Eigen's LLT from n = 128; 32 was never far from the
+  // best.
   static constexpr Eigen::Index kBlockedFrom = 120;
   static constexpr Eigen::Index kBlock = 32;
 

@@ -64,7 +64,7 @@ void symmetric_from_projections(const Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen:
   S* const out = gim.data();
   const Eigen::Index ld = gim.rows();
   // By tiles of 32 x 32 entries, so that the lines a tile and its transpose write stay in L1
-  // until they are full (README, "Against RBDL and Pinocchio":
+  // until they are full (docs/performance.md, "Against RBDL and Pinocchio":
   // what the tiles gained).
   constexpr int kTile = 32;
   for (int jt = 0; jt < blocked; jt += kTile) {

@@ -60,7 +60,8 @@ DhSplit<S> split_dh(DhConvention convention, const DhLink<S>& l) {
 }
 
 // Each row placed from its parent's link frame, Post_{lambda(i)} Pre_i; the rows with the base as
-// parent from `base`, the DH frame 0 in the base frame (a robot file's `base:`, README "Export").
+// parent from `base`, the DH frame 0 in the base frame (a robot file's `base:`, docs/robot-file.md,
+// "Export").
 template <typename S>
 std::vector<LinkSpec<S>> links_from_dh(DhConvention convention, const std::vector<DhLink<S>>& dh,
                                        const Transform<S>& base = Transform<S>()) {
