@@ -90,10 +90,13 @@ def scratch_for(source, build):
 
 def main():
     source, build = (Path(a).resolve() for a in sys.argv[1:3])
-    # python3 is the one running this (Debian's, with the module's numpy and matplotlib).
+    # python3 is the one running this (Debian's, with the module's numpy and matplotlib); this
+    # build's ridim and rfdsim are on PATH (scripts/plot looks there when the checkout has no
+    # build/).
     env = dict(os.environ, PYTHONPATH=str(build / "python"), MPLBACKEND="Agg",
                PYTHONDONTWRITEBYTECODE="1",
-               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+               PATH=os.pathsep.join([os.path.dirname(sys.executable), str(build / "apps" / "ridim"),
+                                     str(build / "apps" / "rfdsim"), os.environ["PATH"]]))
     documents = [source / "README.md"] + sorted((source / "docs").glob("*.md"))
     failures, ran, skipped = [], 0, 0
     has_module = (build / "python" / "denoc" / "__init__.py").is_file()
