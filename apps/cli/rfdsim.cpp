@@ -137,14 +137,12 @@ void normalise_q0_quaternion(Eigen::Ref<VecX<double>> q) {
 // q0 or qd0: the command line's values, else the robot file's, else zero (with a floating base,
 // the base at the world origin, unturned and still). The base's values come first, in SI units
 // (m, m/s, rad/s), without a suffix. Warnings go to `warnings`.
-VecX<double> initial(const std::optional<std::vector<JointValue>>& given,
-                     const std::optional<VecX<double>>& from_file, const RobotFile& robot,
+VecX<double> initial(const std::optional<std::vector<JointValue>>& given, const RobotFile& robot,
                      bool rate, std::vector<std::string>& warnings) {
+  if (!given) return robot.initial_state(rate);
   const int n = robot.dof();
   const int size = rate ? robot.model.nv() : robot.model.nq(), base = size - n;
-  VecX<double> values = VecX<double>::Zero(size);
-  if (robot.model.floating() && !rate) values[6] = 1;  // the identity quaternion
-  if (!given) return from_file ? *from_file : values;
+  VecX<double> values(size);
   const std::string option = rate ? "--qd0" : "--q0";
   std::string blocks = std::to_string(size) + " values";
   if (base > 0)
@@ -257,10 +255,8 @@ State initial_state(const RfdsimOptions& options, const RobotFile& robot) {
   const int nq = robot.model.nq(), nv = robot.model.nv();
   State x(static_cast<std::size_t>(nq + nv + 2), 0.0);  // q, qd, work, dissipated
   std::vector<std::string> warnings;
-  Eigen::Map<VecX<double>>(x.data(), nq) =
-      initial(options.q0, robot.initial_q, robot, false, warnings);
-  Eigen::Map<VecX<double>>(x.data() + nq, nv) =
-      initial(options.qd0, robot.initial_qd, robot, true, warnings);
+  Eigen::Map<VecX<double>>(x.data(), nq) = initial(options.q0, robot, false, warnings);
+  Eigen::Map<VecX<double>>(x.data() + nq, nv) = initial(options.qd0, robot, true, warnings);
   for (const std::string& warning : warnings)
     std::cerr << "rfdsim: warning: " << warning << '\n';
   return x;

@@ -75,13 +75,7 @@ Route Robot::route(const std::string& name) const {
 ConstVectorRef<double> Robot::coordinates(const Samples& q, py::ssize_t k, bool batch) {
   if (!file_.model.floating()) return q.row(k);
   q_ = q.row(k);
-  const double norm = q_.segment<4>(3).norm();
-  if (!near_unit_norm(norm)) {
-    throw InputError(std::string("q: ") + (batch ? "sample " + std::to_string(k) + ": " : "") +
-                     "the base quaternion (entries 3-6, x y z w) has norm " + shortest(norm) +
-                     ", which differs from 1 by more than 1e-6");
-  }
-  q_.segment<4>(3) /= norm;
+  normalise_base_quaternion(q_, batch ? "q: sample " + std::to_string(k) : "q");
   return q_;
 }
 
@@ -189,10 +183,7 @@ py::dict Robot::count(const std::string& quantity_text, const std::optional<std:
 }
 
 py::array_t<double> Robot::initial_state(bool rates) const {
-  const auto& given = rates ? file_.initial_qd : file_.initial_q;
-  VecX<double> x = VecX<double>::Zero(rates ? file_.model.nv() : file_.model.nq());
-  if (file_.model.floating() && !rates) x[6] = 1;  // the identity quaternion
-  if (given) x = *given;
+  const VecX<double> x = file_.initial_state(rates);
   py::array_t<double> out(x.size());
   std::copy(x.data(), x.data() + x.size(), out.mutable_data());
   return out;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "denoc/io/number.hpp"
+#include "denoc/model/model.hpp"
 
 namespace denoc::python {
 
@@ -68,6 +69,15 @@ Shape check_samples(std::initializer_list<const Samples*> arguments) {
     check_finite(*s, shape.batch);
   }
   return shape;
+}
+
+void normalise_base_quaternion(Eigen::Ref<VecX<double>> q, const std::string& where) {
+  const double norm = q.segment<4>(3).norm();
+  if (!near_unit_norm(norm)) {
+    throw InputError(where + ": the base quaternion (entries 3-6, x y z w) has norm " +
+                     shortest(norm) + ", which differs from 1 by more than 1e-6");
+  }
+  q.segment<4>(3) /= norm;
 }
 
 py::array_t<double> rows_array(const Shape& shape, Eigen::Index width) {

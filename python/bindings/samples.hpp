@@ -58,6 +58,11 @@ Shape check_samples(std::initializer_list<const Samples*> arguments);
 // A new array of `count` rows of `width` entries (1-D for one sample).
 py::array_t<double> rows_array(const Shape& shape, Eigen::Index width);
 
+// A floating base's coordinates q: its quaternion (entries 3-6, x y z w) scaled to unit norm, as
+// ridim and rfdsim do; InputError "`where`: the base quaternion ... has norm ..." when the norm is
+// off 1 by more than 1e-6 (docs/floating-base.md).
+void normalise_base_quaternion(Eigen::Ref<VecX<double>> q, const std::string& where);
+
 // evaluate(k) for every sample k with the GIL released and `workspaces` (the robot's) locked; a
 // RunError's message gets "sample k: " before it in a batch.
 template <typename Evaluate>

@@ -58,20 +58,12 @@ class CallableForces : public JointForces {
 // quaternion checked and normalised (docs/floating-base.md).
 VecX<double> initial(const Robot& robot, const std::optional<Array>& given, bool rates) {
   const Model<double>& model = robot.file().model;
-  const Eigen::Index size = rates ? model.nv() : model.nq();
-  const Array state = robot.initial_state(rates);
-  VecX<double> x = Eigen::Map<const VecX<double>>(state.data(), size);
-  if (!given) return x;
-  const Samples s{rates ? "qd0" : "q0", *given, size};
+  if (!given) return robot.file().initial_state(rates);
+  const Samples s{rates ? "qd0" : "q0", *given, rates ? model.nv() : model.nq()};
   require(check_samples({&s}).batch == false,
           std::string(s.name) + ": give one state, not a batch");
-  x = s.row(0);
-  if (model.floating() && !rates) {
-    const double norm = x.segment<4>(3).norm();
-    require(near_unit_norm(norm), "q0: the base quaternion (entries 3-6, x y z w) has norm " +
-                                      shortest(norm) + ", which differs from 1 by more than 1e-6");
-    x.segment<4>(3) /= norm;
-  }
+  VecX<double> x = s.row(0);
+  if (model.floating() && !rates) normalise_base_quaternion(x, "q0");
   return x;
 }
 

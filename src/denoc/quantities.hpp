@@ -103,7 +103,6 @@ class ForwardDynamics {
   ForwardDynamics(const RobotFile& robot, Route route, bool friction = true);
   const VecX<double>& operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                  ConstVectorRef<double> tau);
-  const Model<double>& model() const { return model_; }
 
  private:
   const Model<double>& model_;

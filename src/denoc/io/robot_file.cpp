@@ -564,6 +564,13 @@ std::string first_xml_element(const std::string& text) {
 
 }  // namespace
 
+VecX<double> RobotFile::initial_state(bool rates) const {
+  if (rates ? initial_qd : initial_q) return *(rates ? initial_qd : initial_q);
+  VecX<double> x = VecX<double>::Zero(rates ? model.nv() : model.nq());
+  if (model.floating() && !rates) x[6] = 1;  // the identity quaternion
+  return x;
+}
+
 RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides,
                           const ChainSelection& chain) {
   if (ends_with_ignoring_case(path, ".xacro")) {

@@ -60,6 +60,9 @@ struct RobotFile {
   std::vector<JointDamping> urdf_joint_dynamics;
 
   int dof() const { return model.dof(); }
+  // rfdsim's default state: `initial` as read, else zero (with a floating base, the base at the
+  // world origin, unturned and still): nq coordinates, or nv rates with `rates`.
+  VecX<double> initial_state(bool rates) const;
 };
 
 // Which part of a URDF tree is the chain (docs/urdf.md): empty means the root / the only leaf.
