@@ -38,8 +38,10 @@ template <int N>
 constexpr double kInvFactorial = inverse_factorial(N);  // evaluated at compile time
 
 // sin r = r (1 - z/3! + z^2/5! - ... + z^8/17!) and cos r = 1 - z/2! + ... + z^8/16!, z = r^2.
-inline double sin_series(double r, double z) {
-  double p = kInvFactorial<17>;
+// Templates on the value type so that packs of samples (lanes/lanes.hpp) run the same operations.
+template <typename V>
+inline V sin_series(const V& r, const V& z) {
+  V p = kInvFactorial<17>;
   p = p * z - kInvFactorial<15>;
   p = p * z + kInvFactorial<13>;
   p = p * z - kInvFactorial<11>;
@@ -50,8 +52,9 @@ inline double sin_series(double r, double z) {
   return r + r * z * p;
 }
 
-inline double cos_series(double z) {
-  double p = kInvFactorial<16>;
+template <typename V>
+inline V cos_series(const V& z) {
+  V p = kInvFactorial<16>;
   p = p * z - kInvFactorial<14>;
   p = p * z + kInvFactorial<12>;
   p = p * z - kInvFactorial<10>;

@@ -43,6 +43,13 @@ inline auto linear(const Vec6<S>& x) {
   return x.template tail<3>();
 }
 
+// a where `condition` holds, else b: a branch on double, a choice lane by lane on packs of
+// samples (lanes/lanes.hpp), where a condition on data differs from lane to lane.
+template <typename S>
+inline S select(bool condition, const S& a, const S& b) {
+  return condition ? a : b;
+}
+
 // a x b, written out: Eigen's vectorised cross product of 3-vectors reads past their end (g++
 // warns) and mixes packed and scalar stores, which stalls the recursions.
 template <typename S>

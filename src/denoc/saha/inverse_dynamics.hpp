@@ -151,7 +151,7 @@ void friction_forces(const Model<S>& model, ConstVectorRef<S> qd,
                      typename type_identity<Eigen::Ref<VecX<S>>>::type out) {
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& j = model.joint(i);
-    const S coulomb = qd[i] > 0 ? j.coulomb_pos : (qd[i] < 0 ? j.coulomb_neg : S(0));
+    const S coulomb = select(qd[i] > 0, j.coulomb_pos, select(qd[i] < 0, j.coulomb_neg, S(0)));
     out[i] = j.viscous * qd[i] + coulomb;
   }
 }

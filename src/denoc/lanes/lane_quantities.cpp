@@ -1,0 +1,108 @@
+#include "denoc/lanes/lane_quantities.hpp"
+
+#include "denoc/saha/forward_dynamics.hpp"
+#include "denoc/saha/generalized_inertia.hpp"
+#include "denoc/saha/inverse_dynamics.hpp"
+
+namespace denoc {
+
+LaneDynamics::LaneDynamics(const Model<double>& model)
+    : model_(model),
+      model_lanes_(model.cast<Pack>()),
+      ws_(model_lanes_),
+      q_(model.dof()),
+      qd_(model.dof()),
+      qdd_(model.dof()),
+      net_(model.dof()),
+      friction_(model.dof()) {}
+
+bool LaneDynamics::supports(Quantity quantity, Route route, const Model<double>& model) {
+  if (model.floating() || route != Route::denoc) return false;
+  switch (quantity) {
+    case Quantity::torques:
+    case Quantity::bias:
+    case Quantity::gravity:
+    case Quantity::mass_matrix:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool LaneDynamics::supports_forward(Route route, const Model<double>& model) {
+  return !model.floating() && route == Route::udu;
+}
+
+// The samples into the packs, lane k from sample k; the lanes beyond `count` repeat sample 0, so
+// that every lane holds a valid state and no lane computes with garbage.
+void LaneDynamics::gather(int count, const LanePointers& samples) {
+  const auto from = [count](int lane) { return lane < count ? lane : 0; };
+  for (int i = 0; i < model_.dof(); ++i) {
+    q_[i] = Pack::generate([&](int lane) { return samples.q[from(lane)][i]; });
+    qd_[i] = Pack::generate([&](int lane) { return samples.qd[from(lane)][i]; });
+    qdd_[i] = Pack::generate([&](int lane) { return samples.qdd[from(lane)][i]; });
+  }
+}
+
+// The forces of each lane into its row, with the drives' friction G^2 B qd + |G| Tc(qd)
+// (docs/robot-file.md) chosen lane by lane on the sign of qd.
+void LaneDynamics::scatter_forces(const VecX<Pack>& forces, bool friction, int count,
+                                  const LanePointers& samples) {
+  const int n = model_.dof();
+  if (friction) {
+    friction_forces(model_lanes_, qd_, friction_);
+    for (int i = 0; i < n; ++i)
+      friction_[i] = forces[i] + friction_[i];
+  }
+  const VecX<Pack>& row = friction ? friction_ : forces;
+  for (int k = 0; k < count; ++k) {
+    for (int i = 0; i < n; ++i)
+      samples.out[k][i] = row[i][k];
+  }
+}
+
+void LaneDynamics::evaluate(Quantity quantity, bool friction, int count,
+                            const LanePointers& samples) {
+  gather(count, samples);
+  const int n = model_.dof();
+  switch (quantity) {
+    case Quantity::torques:
+      scatter_forces(inverse_dynamics(model_lanes_, ws_, q_, qd_, qdd_), friction, count, samples);
+      break;
+    case Quantity::bias:
+      scatter_forces(bias_forces(model_lanes_, ws_, q_, qd_), friction, count, samples);
+      break;
+    case Quantity::gravity:
+      scatter_forces(gravity_forces(model_lanes_, ws_, q_), false, count, samples);
+      break;
+    case Quantity::mass_matrix: {
+      const MatX<Pack>& I = generalized_inertia(model_lanes_, ws_, q_);
+      for (int k = 0; k < count; ++k) {
+        for (int r = 0; r < n; ++r) {
+          for (int c = 0; c < n; ++c)
+            samples.out[k][r * n + c] = I(r, c)[k];
+        }
+      }
+      break;
+    }
+    default:
+      throw std::logic_error("LaneDynamics::evaluate: not a quantity of the lanes");
+  }
+}
+
+void LaneDynamics::forward(bool friction, int count, const LanePointers& samples) {
+  gather(count, samples);  // tau in qdd_
+  const int n = model_.dof();
+  if (friction) {
+    friction_forces(model_lanes_, qd_, friction_);
+    for (int i = 0; i < n; ++i)
+      qdd_[i] -= friction_[i];
+  }
+  const VecX<Pack>& qdd = forward_dynamics(model_lanes_, ws_, q_, qd_, qdd_);
+  for (int k = 0; k < count; ++k) {
+    for (int i = 0; i < n; ++i)
+      samples.out[k][i] = qdd[i][k];
+  }
+}
+
+}  // namespace denoc
