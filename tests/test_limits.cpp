@@ -11,6 +11,7 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/quantities.hpp"
 #include "support/cli_support.hpp"
 
 // Whether this build runs under AddressSanitizer (g++ and clang say so differently).
@@ -111,22 +112,30 @@ TEST_F(Limits, ThousandLinkChainInEveryQuantityOfRidim) {
   const auto q = state.segment(0, n), qd = state.segment(n, n), qdd = state.segment(2 * n, n);
   denoc::Workspace<double> ws(robot.model);
 
-  // Torques, bias and gravity: bit for bit the library's.
+  // Torques, bias and gravity: bit for bit the library's (SampleQuantities, which takes packs of
+  // samples for them), and within 1e-14 of the largest entry the scalar recursions' values.
   const struct {
-    const char* quantity;
-    denoc::VecX<double> expected;
+    denoc::Quantity quantity;
+    denoc::VecX<double> scalar;
   } vectors[] = {
-      {"torques", denoc::inverse_dynamics(robot.model, ws, q, qd, qdd)},
-      {"bias", denoc::bias_forces(robot.model, ws, q, qd)},
-      {"gravity", denoc::gravity_forces(robot.model, ws, q)},
+      {denoc::Quantity::torques, denoc::inverse_dynamics(robot.model, ws, q, qd, qdd)},
+      {denoc::Quantity::bias, denoc::bias_forces(robot.model, ws, q, qd)},
+      {denoc::Quantity::gravity, denoc::gravity_forces(robot.model, ws, q)},
   };
   for (const auto& v : vectors) {
-    const Result r = ridim("chain.yaml traj.csv --quantity " + std::string(v.quantity));
-    ASSERT_EQ(r.status, 0) << v.quantity << ": " << r.err;
+    const std::string name = denoc::quantity_name(v.quantity);
+    const Result r = ridim("chain.yaml traj.csv --quantity " + name);
+    ASSERT_EQ(r.status, 0) << name << ": " << r.err;
     const std::vector<double> row = last_row(r.out);
-    ASSERT_EQ(row.size(), static_cast<std::size_t>(n + 1)) << v.quantity;
-    for (int i = 0; i < n; ++i)
-      ASSERT_EQ(row[static_cast<std::size_t>(i) + 1], v.expected[i]) << v.quantity << " " << i;
+    ASSERT_EQ(row.size(), static_cast<std::size_t>(n + 1)) << name;
+    denoc::SampleQuantities quantities(robot, v.quantity, denoc::Route::denoc);
+    denoc::VecX<double> expected(n);
+    quantities.evaluate(q, qd, qdd, expected);
+    const double scale = std::max(1.0, v.scalar.cwiseAbs().maxCoeff());
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(row[static_cast<std::size_t>(i) + 1], expected[i]) << name << " " << i;
+      ASSERT_NEAR(row[static_cast<std::size_t>(i) + 1], v.scalar[i], 1e-14 * scale) << name;
+    }
   }
   // The inertia matrix: symmetric, M qdd + h = tau; its inverse times M is the identity (on a few
   // columns: all of them is 10^9 operations).
@@ -136,8 +145,8 @@ TEST_F(Limits, ThousandLinkChainInEveryQuantityOfRidim) {
   ASSERT_EQ(mrow.size(), static_cast<std::size_t>(n * n + 1));
   const Eigen::Map<const denoc::MatX<double>> M(mrow.data() + 1, n, n);  // symmetric: either order
   EXPECT_LT((M - M.transpose()).norm(), 1e-12 * M.norm());
-  const denoc::VecX<double> residual = M * qdd + vectors[1].expected - vectors[0].expected;
-  EXPECT_LT(residual.norm(), 1e-9 * vectors[0].expected.norm());
+  const denoc::VecX<double> residual = M * qdd + vectors[1].scalar - vectors[0].scalar;
+  EXPECT_LT(residual.norm(), 1e-9 * vectors[0].scalar.norm());
   const Result minv = ridim("chain.yaml traj.csv --quantity inverse-mass-matrix");
   ASSERT_EQ(minv.status, 0) << minv.err;
   const std::vector<double> irow = last_row(minv.out);
@@ -155,7 +164,7 @@ TEST_F(Limits, ThousandLinkChainInEveryQuantityOfRidim) {
   ASSERT_EQ(c.status, 0) << c.err;
   const std::vector<double> crow = last_row(c.out);
   ASSERT_EQ(crow.size(), static_cast<std::size_t>(n * n + 1));
-  const denoc::VecX<double> h_less_g = vectors[1].expected - vectors[2].expected;
+  const denoc::VecX<double> h_less_g = vectors[1].scalar - vectors[2].scalar;
   const denoc::VecX<double> Cqd = Eigen::Map<const RowMajor>(crow.data() + 1, n, n) * qd;
   EXPECT_LT((Cqd - h_less_g).norm(), 1e-10 * h_less_g.norm());
   const Result udu = ridim("chain.yaml traj.csv --quantity udu");

@@ -6,11 +6,13 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <random>
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/quantities.hpp"
 #include "support/cli_support.hpp"
 #include "support/fixtures.hpp"
 
@@ -48,18 +50,25 @@ TEST_F(RidimCli, StanfordBuiltInTrajectory) {
   EXPECT_EQ(numbers_of(lines[1])[0], 0.0);
   EXPECT_EQ(numbers_of(lines[1001])[0], 10.0);
 
-  // Each row equals the library's torques on the cycloidal trajectory, to the last bit.
+  // Each row equals the library's torques on the cycloidal trajectory (SampleQuantities, which
+  // takes packs of samples here) to the last bit, and the scalar recursion's to 1e-14 of the
+  // largest torque (tests/test_lanes.cpp).
   const denoc::RobotFile robot = denoc::load_robot_file(kStanford);
+  denoc::SampleQuantities torques(robot, denoc::Quantity::torques, denoc::Route::denoc);
   denoc::Workspace<double> ws(robot.model);
-  denoc::VecX<double> q(6), qd(6), qdd(6);
+  denoc::VecX<double> q(6), qd(6), qdd(6), expected(6);
   for (int k : {0, 1, 377, 1000}) {
     const double t = robot.trajectory->sample_time(k);
     robot.trajectory->evaluate(t, q, qd, qdd);
     const auto row = numbers_of(lines[static_cast<std::size_t>(k) + 1]);
     EXPECT_EQ(row[0], t);
+    torques.evaluate(q, qd, qdd, expected);
     const denoc::VecX<double>& tau = denoc::inverse_dynamics(robot.model, ws, q, qd, qdd);
-    for (int i = 0; i < 6; ++i)
-      EXPECT_EQ(row[static_cast<std::size_t>(i) + 1], tau[i]);
+    const double scale = std::max(1.0, tau.cwiseAbs().maxCoeff());
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_EQ(row[static_cast<std::size_t>(i) + 1], expected[i]);
+      EXPECT_NEAR(row[static_cast<std::size_t>(i) + 1], tau[i], 1e-14 * scale);
+    }
   }
 }
 
@@ -199,61 +208,64 @@ TEST_F(RidimCli, EveryRouteOfEveryQuantity) {
   denoc::FixmanWorkspace<double> fx(model);
   using Q = denoc::ConstVectorRef<double>;
   using Route = std::function<denoc::MatX<double>(Q, Q, Q)>;
+  // The DeNOC route of the quantities that packs of samples compute (src/denoc/lanes) as the
+  // library gives them to ridim, SampleQuantities: within 1e-14 of the scalar recursions
+  // (tests/test_lanes.cpp), and ridim's rows are these bit for bit.
+  const auto sample_quantity = [&robot](denoc::Quantity quantity) -> Route {
+    auto quantities =
+        std::make_shared<denoc::SampleQuantities>(robot, quantity, denoc::Route::denoc);
+    return [quantities](Q q, Q qd, Q qdd) -> denoc::MatX<double> {
+      denoc::VecX<double> row(quantities->size());
+      quantities->evaluate(q, qd, qdd, row);
+      return row;
+    };
+  };
   struct Case {
     std::string quantity;
     double tolerance;
     std::vector<std::pair<std::string, Route>> routes;  // the default first
   };
-  const Case cases[] = {
-      {"torques",
-       1e-12,
-       {{"denoc",
-         [&](Q q, Q qd, Q qdd) -> denoc::MatX<double> {
-           return denoc::inverse_dynamics(model, ws, q, qd, qdd);
-         }},
-        {"gibbs-appell",
-         [&](Q q, Q qd, Q qdd) -> denoc::MatX<double> {
-           return denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd);
-         }}}},
-      {"bias",
-       1e-12,
-       {{"denoc",
-         [&](Q q, Q qd, Q) -> denoc::MatX<double> { return denoc::bias_forces(model, ws, q, qd); }},
-        {"gibbs-appell",
-         [&](Q q, Q qd, Q) -> denoc::MatX<double> {
-           return denoc::gibbs_appell_bias(model, ga, q, qd);
-         }}}},
-      {"gravity",
-       1e-12,
-       {{"denoc",
-         [&](Q q, Q, Q) -> denoc::MatX<double> { return denoc::gravity_forces(model, ws, q); }},
-        {"gibbs-appell",
-         [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::gibbs_appell_gravity(model, ga, q);
-         }}}},
-      {"mass-matrix",
-       1e-12,
-       {{"denoc",
-         [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::generalized_inertia(model, ws, q).transpose();
-         }},
-        {"gibbs-appell",
-         [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::gibbs_appell_inertia(model, ga, q).transpose();
-         }}}},
-      {"inverse-mass-matrix",
-       1e-10,
-       {{"udu",
-         [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::inverse_inertia_udu(model, ws, q).transpose();
-         }},
-        {"fixman",
-         [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::fixman_inverse_inertia(model, fx, q).transpose();
-         }},
-        {"cholesky", [&](Q q, Q, Q) -> denoc::MatX<double> {
-           return denoc::inverse_generalized_inertia(model, ws, q).transpose();
-         }}}}};
+  const Case cases[] = {{"torques",
+                         1e-12,
+                         {{"denoc", sample_quantity(denoc::Quantity::torques)},
+                          {"gibbs-appell",
+                           [&](Q q, Q qd, Q qdd) -> denoc::MatX<double> {
+                             return denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd);
+                           }}}},
+                        {"bias",
+                         1e-12,
+                         {{"denoc", sample_quantity(denoc::Quantity::bias)},
+                          {"gibbs-appell",
+                           [&](Q q, Q qd, Q) -> denoc::MatX<double> {
+                             return denoc::gibbs_appell_bias(model, ga, q, qd);
+                           }}}},
+                        {"gravity",
+                         1e-12,
+                         {{"denoc", sample_quantity(denoc::Quantity::gravity)},
+                          {"gibbs-appell",
+                           [&](Q q, Q, Q) -> denoc::MatX<double> {
+                             return denoc::gibbs_appell_gravity(model, ga, q);
+                           }}}},
+                        {"mass-matrix",
+                         1e-12,
+                         {{"denoc", sample_quantity(denoc::Quantity::mass_matrix)},
+                          {"gibbs-appell",
+                           [&](Q q, Q, Q) -> denoc::MatX<double> {
+                             return denoc::gibbs_appell_inertia(model, ga, q).transpose();
+                           }}}},
+                        {"inverse-mass-matrix",
+                         1e-10,
+                         {{"udu",
+                           [&](Q q, Q, Q) -> denoc::MatX<double> {
+                             return denoc::inverse_inertia_udu(model, ws, q).transpose();
+                           }},
+                          {"fixman",
+                           [&](Q q, Q, Q) -> denoc::MatX<double> {
+                             return denoc::fixman_inverse_inertia(model, fx, q).transpose();
+                           }},
+                          {"cholesky", [&](Q q, Q, Q) -> denoc::MatX<double> {
+                             return denoc::inverse_generalized_inertia(model, ws, q).transpose();
+                           }}}}};
   for (const Case& c : cases) {
     std::vector<std::vector<std::vector<double>>> outputs;  // per route, its rows
     for (std::size_t k = 0; k <= c.routes.size(); ++k) {

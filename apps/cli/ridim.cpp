@@ -11,6 +11,7 @@
 
 #include "denoc/count/count_quantity.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/io/block_reader.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/describe.hpp"
 #include "denoc/io/errors.hpp"
@@ -30,7 +31,11 @@ namespace denoc {
 
 namespace {
 
-constexpr long kProgressStride = 256;  // rows between looks at the clock (a row is ~1 us)
+// Rows read, computed and written together: 1024, or fewer for a long chain, so that a block
+// holds at most about 256 KB (BlockReader keeps four).
+int rows_per_block(int columns) {
+  return std::clamp(32768 / columns, LaneDynamics::width, 1024);
+}
 
 // The base's generalized forces, first with a floating base (docs/floating-base.md).
 const std::vector<std::string>& base_force_names() {
@@ -109,7 +114,7 @@ std::vector<std::string> output_header(Quantity quantity, int n, bool floating) 
   return names;
 }
 
-// Computes the chosen quantity at one sample (SampleQuantities) and writes its row; a failure's
+// Computes the chosen quantity at each sample (SampleQuantities) and writes its row; a failure's
 // message names the time.
 class SampleWriter {
  public:
@@ -119,25 +124,70 @@ class SampleWriter {
                     {options.friction, options.wrench_in_tool_frame, options.body_frame}),
         csv_(csv),
         wrench_(wrench),
-        row_(quantities_.size()) {}
+        nq_(robot.model.nq()),
+        nv_(robot.model.nv()),
+        row_(quantities_.size()),
+        rows_(quantities_.size(), LaneDynamics::width) {}
 
+  // One sample; `line` is its input line for messages (0: none).
   void write(double t, ConstVectorRef<double> q, ConstVectorRef<double> qd,
-             ConstVectorRef<double> qdd) {
+             ConstVectorRef<double> qdd, long line = 0) {
     if (wrench_) wrench_->at(t, wrench_value_);
     try {
       quantities_.evaluate(q, qd, qdd, row_, wrench_ ? &wrench_value_ : nullptr);
     } catch (const RunError& e) {
       throw RunError("at t = " + shortest(t) + ": " + e.what());
     }
+    csv_.set_source_line(line);
     csv_.row(t, row_);
   }
 
+  // `count` samples, sample k the row t, q, qd, qdd at first + k * stride and its input line
+  // lines[k] (lines may be null): several per call where packs compute the quantity, else one by
+  // one.
+  void write_rows(int count, const double* first, std::ptrdiff_t stride, const long* lines) {
+    const int per_call = wrench_ ? 1 : quantities_.samples_per_call();
+    for (int begin = 0; begin < count; begin += per_call) {
+      const int samples = std::min(per_call, count - begin);
+      if (per_call == 1) {
+        write_one(first + begin * stride, lines ? lines[begin] : 0);
+        continue;
+      }
+      LanePointers p{};
+      for (int k = 0; k < samples; ++k) {
+        const double* row = first + (begin + k) * stride;
+        p.q[k] = row + 1;
+        p.qd[k] = row + 1 + nq_;
+        p.qdd[k] = row + 1 + nq_ + nv_;
+        p.out[k] = rows_.col(k).data();
+      }
+      try {
+        quantities_.evaluate_samples(samples, p);
+      } catch (const RunError&) {  // again one by one, to write the rows before and name the time
+        for (int k = 0; k < samples; ++k)
+          write_one(first + (begin + k) * stride, lines ? lines[begin + k] : 0);
+        continue;
+      }
+      for (int k = 0; k < samples; ++k) {
+        csv_.set_source_line(lines ? lines[begin + k] : 0);
+        csv_.row(first[(begin + k) * stride], rows_.col(k));
+      }
+    }
+  }
+
  private:
+  void write_one(const double* row, long line) {
+    using Map = Eigen::Map<const VecX<double>>;
+    write(row[0], Map(row + 1, nq_), Map(row + 1 + nq_, nv_), Map(row + 1 + nq_ + nv_, nv_), line);
+  }
+
   SampleQuantities quantities_;
   CsvWriter& csv_;
   JointForces* wrench_;
+  Eigen::Index nq_, nv_;
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   VecX<double> row_;
+  MatX<double> rows_;  // a call's rows, one per column
 };
 
 // The --wrench file, read as the samples are computed; null without one.
@@ -174,13 +224,19 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   csv.header(output_header(options.quantity, n, robot.model.floating()));
   SampleWriter writer(robot, options, csv, wrench.get());
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
-                    static_cast<double>(traj.samples), kProgressStride);
-  VecX<double> state(3 * n);
-  for (long k = 0; k < traj.samples; ++k) {
-    const double t = traj.sample_time(k);
-    traj.evaluate(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
-    writer.write(t, state.segment(0, n), state.segment(n, n), state.segment(2 * n, n));
-    progress.update(static_cast<double>(k + 1));
+                    static_cast<double>(traj.samples));  // updated once per block
+  // Rows t, q, qd, qdd of a block of samples, column by column.
+  const int per_block = rows_per_block(1 + 3 * n);
+  MatX<double> block(1 + 3 * n, per_block);
+  for (long begin = 0; begin < traj.samples; begin += per_block) {
+    const long count = std::min<long>(per_block, traj.samples - begin);
+    for (long k = 0; k < count; ++k) {
+      auto row = block.col(k);
+      row[0] = traj.sample_time(begin + k);
+      traj.evaluate(row[0], row.segment(1, n), row.segment(1 + n, n), row.segment(1 + 2 * n, n));
+    }
+    writer.write_rows(static_cast<int>(count), block.data(), block.rows(), nullptr);
+    progress.update(static_cast<double>(begin + count));
   }
   csv.finish();
   progress.finish(static_cast<double>(traj.samples));
@@ -224,30 +280,54 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   std::ifstream file_in;
   const bool from_stdin = options.trajectory == "-";
   CsvReader reader = open_trajectory(options, standard_input, file_in);
-  const int n = robot.dof(), nq = robot.model.nq(), nv = robot.model.nv();
-  VecX<double> row = first_row(reader, robot.model);
+  const int n = robot.dof();
+  const VecX<double> first = first_row(reader, robot.model);
+  const long first_line = reader.line_number();
   std::ifstream wrench_file;
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
 
   // The output is opened only now that the header and the first row have been accepted.
   Output output(options.output, standard_output);
   CsvWriter csv(output);
-  csv.set_source(&reader);
+  csv.set_source(reader.name());
   csv.header(output_header(options.quantity, n, robot.model.floating()));
   SampleWriter writer(robot, options, csv, wrench.get());
-  Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows", 0,
-                    kProgressStride);
+  Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
+                    0);  // updated once per block
   std::error_code no_size;
   const auto bytes = from_stdin ? 0 : std::filesystem::file_size(options.trajectory, no_size);
+  BlockReader::Fraction fraction_read;
+  double fraction = 0;          // of the blocks computed so far
   if (!no_size && bytes > 0) {  // a regular file: the fraction read gives the time left
-    progress.set_fraction_source(
-        [&file_in, bytes] { return static_cast<double>(file_in.tellg()) / bytes; });
+    fraction_read = [&file_in, bytes] { return static_cast<double>(file_in.tellg()) / bytes; };
+    progress.set_fraction_source([&fraction] { return fraction; });
   }
+  // The rows are read and parsed on a second thread while this one computes and writes them
+  // (docs/ridim.md), the first row again from `first`.
+  bool first_taken = false;
+  BlockReader blocks(
+      static_cast<int>(first.size()), rows_per_block(static_cast<int>(first.size())),
+      [&](double* row, long& line) {
+        Eigen::Map<VecX<double>> values(row, first.size());
+        if (!first_taken) {
+          first_taken = true;
+          values = first;
+          line = first_line;
+          return true;
+        }
+        if (!next_state(reader, robot.model, values)) return false;
+        line = reader.line_number();
+        return true;
+      },
+      fraction_read);
   double rows = 0;
-  do {
-    writer.write(row[0], row.segment(1, nq), row.segment(1 + nq, nv), row.segment(1 + nq + nv, nv));
-    progress.update(++rows);
-  } while (next_state(reader, robot.model, row));
+  while (const RowBlock* block = blocks.next()) {
+    writer.write_rows(block->rows, block->values.data(), block->stride, block->lines.data());
+    rows += block->rows;
+    fraction = block->fraction;
+    progress.update(rows);
+    if (block->error) std::rethrow_exception(block->error);
+  }
   csv.finish();
   progress.finish(rows);
 }

@@ -135,11 +135,37 @@ SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Ro
       frame_(settings.frame.value_or(robot.model.tool_frame())),
       size_(row_size(quantity, robot.model)),
       friction_forces_(VecX<double>::Zero(robot.dof())),
-      check_positive_definite_(robot) {}
+      check_positive_definite_(robot) {
+  if (LaneDynamics::supports(quantity, route, robot.model))
+    lanes_ = std::make_unique<LaneDynamics>(robot.model);
+}
+
+void SampleQuantities::evaluate_samples(int count, const LanePointers& samples) {
+  const Eigen::Index nq = model_.nq(), nv = model_.nv();
+  if (!lanes_) {
+    for (int k = 0; k < count; ++k) {
+      evaluate(Eigen::Map<const VecX<double>>(samples.q[k], nq),
+               Eigen::Map<const VecX<double>>(samples.qd[k], nv),
+               Eigen::Map<const VecX<double>>(samples.qdd[k], nv),
+               Eigen::Map<VecX<double>>(samples.out[k], size_));
+    }
+    return;
+  }
+  for (int k = 0; k < count; ++k)
+    check_positive_definite_.check(Eigen::Map<const VecX<double>>(samples.q[k], nq));
+  lanes_->evaluate(quantity_, friction_, count, samples);
+}
 
 void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                 ConstVectorRef<double> qdd, Eigen::Ref<VecX<double>> row,
                                 const Vec6<double>* wrench) {
+  if (lanes_ && !wrench) {  // as one sample of a batch, so that both give the same numbers
+    LanePointers sample{};
+    sample.q[0] = q.data(), sample.qd[0] = qd.data(), sample.qdd[0] = qdd.data();
+    sample.out[0] = row.data();
+    evaluate_samples(1, sample);
+    return;
+  }
   check_positive_definite_.check(q);
   // With a floating base q has 7 + n entries, qd and qdd 6 + n, and the dynamics' dispatch
   // takes them (docs/floating-base.md).
@@ -253,6 +279,22 @@ ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool frict
       friction_(friction && robot.model.has_friction()),
       friction_forces_(VecX<double>::Zero(robot.dof())) {
   check_forward_route(route, robot);
+  if (LaneDynamics::supports_forward(route, robot.model))
+    lanes_ = std::make_unique<LaneDynamics>(robot.model);
+}
+
+void ForwardDynamics::evaluate_samples(int count, const LanePointers& samples) {
+  if (lanes_) {
+    lanes_->forward(friction_, count, samples);
+    return;
+  }
+  const Eigen::Index nq = model_.nq(), nv = model_.nv();
+  for (int k = 0; k < count; ++k) {
+    Eigen::Map<VecX<double>>(samples.out[k], nv) =
+        (*this)(Eigen::Map<const VecX<double>>(samples.q[k], nq),
+                Eigen::Map<const VecX<double>>(samples.qd[k], nv),
+                Eigen::Map<const VecX<double>>(samples.qdd[k], nv));
+  }
 }
 
 const VecX<double>& ForwardDynamics::operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,

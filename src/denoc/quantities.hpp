@@ -4,6 +4,7 @@
 // joint reactions, by the route chosen (routes.hpp) through the dispatch of dynamics.hpp.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "denoc/dynamics.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/io/run_checks.hpp"
+#include "denoc/lanes/lane_quantities.hpp"
 
 namespace denoc {
 
@@ -67,6 +69,16 @@ class SampleQuantities {
   // when the inertia matrix is not positive definite where that is checked or inverted.
   void evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
                 Eigen::Ref<VecX<double>> row, const Vec6<double>* wrench = nullptr);
+  // Where packs compute the quantity, evaluate takes them too (one lane used), so that a sample
+  // has the same numbers alone and in a batch.
+  // Samples evaluated per call of evaluate_samples: a pack's width where the quantity, route
+  // and robot allow packs (lanes/lane_quantities.hpp), else 1.
+  int samples_per_call() const { return lanes_ ? LaneDynamics::width : 1; }
+  // Up to samples_per_call() samples at once, without a wrench: sample k's q, qd and qdd at
+  // samples.q[k], qd[k], qdd[k], its row into samples.out[k]. The rows are evaluate's (within
+  // 1e-14 of them with packs: docs/performance.md). Throws RunError as evaluate does, naming no
+  // sample: a caller that must name it evaluates that call's samples again one by one.
+  void evaluate_samples(int count, const LanePointers& samples);
 
  private:
   void with_wrench(ConstVectorRef<double> q, const Vec6<double>* wrench, bool need_frames);
@@ -88,6 +100,7 @@ class SampleQuantities {
   VecX<double> friction_forces_;
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   PositiveDefiniteCheck check_positive_definite_;
+  std::unique_ptr<LaneDynamics> lanes_;  // where packs compute the quantity
 };
 
 // InputError unless `route` computes the forward dynamics of this robot (rfdsim --algorithm):
@@ -103,6 +116,12 @@ class ForwardDynamics {
   ForwardDynamics(const RobotFile& robot, Route route, bool friction = true);
   const VecX<double>& operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                  ConstVectorRef<double> tau);
+  // Samples evaluated per call of evaluate_samples (as SampleQuantities'): a pack's width on the
+  // O(n) route with a fixed base, else 1.
+  int samples_per_call() const { return lanes_ ? LaneDynamics::width : 1; }
+  // Up to samples_per_call() samples at once: q, qd and tau at samples.q[k], qd[k] and qdd[k],
+  // qdd into samples.out[k].
+  void evaluate_samples(int count, const LanePointers& samples);
 
  private:
   const Model<double>& model_;
@@ -110,6 +129,7 @@ class ForwardDynamics {
   Route route_;
   bool friction_;
   VecX<double> net_, friction_forces_;
+  std::unique_ptr<LaneDynamics> lanes_;  // packs, on the O(n) route with a fixed base
 };
 
 }  // namespace denoc

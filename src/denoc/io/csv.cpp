@@ -172,9 +172,38 @@ void CsvReader::read_header_line(std::size_t columns) {
   }
 }
 
+// The row read in one pass, each field where it stands: blanks, an optional '+', the number
+// (std::from_chars, which stops at the comma), blanks, then a comma or the end of the line. The
+// same fields as parse_double on each field accepts; false for anything else, and next_row then
+// reads the line again field by field to say what is wrong.
+static bool parse_row(std::string_view line, double* row, std::size_t columns) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  for (std::size_t column = 0; column < columns; ++column) {
+    if (column > 0) {
+      if (p == end || *p != ',') return false;
+      ++p;
+    }
+    while (p != end && blank(*p))
+      ++p;
+    if (p != end && *p == '+') {
+      ++p;
+      if (p != end && *p == '-') return false;  // "+-1": two signs
+    }
+    const auto [next, ec] = std::from_chars(p, end, row[column]);
+    if (ec != std::errc() || !std::isfinite(row[column])) return false;
+    p = next;
+    while (p != end && (blank(*p) || *p == '\r'))
+      ++p;
+  }
+  return p == end;
+}
+
 bool CsvReader::next_row(Eigen::Ref<VecX<double>> row) {
   if (!next_nonblank_line()) return false;
   const std::size_t expected = static_cast<std::size_t>(row.size());
+  if (parse_row(line_, row.data(), expected)) return check_time(row);
   std::string_view rest = line_;
   std::size_t column = 0;
   for (;;) {
@@ -196,7 +225,11 @@ bool CsvReader::next_row(Eigen::Ref<VecX<double>> row) {
   if (column != expected) {
     fail("expected " + std::to_string(expected) + " columns, found " + std::to_string(column));
   }
-  if (increasing_time_ && expected > 0) {
+  return check_time(row);
+}
+
+bool CsvReader::check_time(const Eigen::Ref<VecX<double>>& row) {
+  if (increasing_time_ && row.size() > 0) {
     if (have_time_ && !(row[0] > previous_time_)) {
       fail("t must increase from row to row (previous t = " + shortest(previous_time_) + ")");
     }
@@ -278,16 +311,17 @@ void CsvWriter::header(const std::vector<std::string>& names) {
   buffer_ += '\n';
 }
 
-void CsvWriter::put(double x) {
-  char text[kShortestChars];
-  buffer_.append(text, write_shortest(text, x));
+// Room for `numbers` numbers and their separators at the end of the buffer, written in place:
+// returns where to write; end_row cuts the buffer back to what was written.
+char* CsvWriter::room_for(Eigen::Index numbers) {
+  const std::size_t used = buffer_.size();
+  buffer_.resize(used + static_cast<std::size_t>(numbers) * (kShortestChars + 1) + 1);
+  return buffer_.data() + used;
 }
 
 void CsvWriter::non_finite(double t, std::size_t column, double value) const {
   std::string message = "at t = " + shortest(t);
-  if (source_) {
-    message += " (" + source_->name() + " line " + std::to_string(source_->line_number()) + ")";
-  }
+  if (!source_.empty()) message += " (" + source_ + " line " + std::to_string(source_line_) + ")";
   message +=
       ": " + (column < names_.size() ? names_[column] : "column " + std::to_string(column + 1));
   message += " would be " + shortest(value);
@@ -315,12 +349,12 @@ void CsvWriter::row(double t, const Eigen::Ref<const VecX<double>>& values) {
       ++i;
     non_finite(t, static_cast<std::size_t>(i) + 1, values[i]);
   }
-  put(t);
+  char* p = write_shortest(room_for(values.size() + 1), t);
   for (Eigen::Index i = 0; i < values.size(); ++i) {
-    buffer_ += ',';
-    put(values[i]);
+    *p++ = ',';
+    p = write_shortest(p, values[i]);
   }
-  end_row(t);
+  end_row(t, p);
 }
 
 void CsvWriter::matrix_row(double t, const Eigen::Ref<const MatX<double>>& values) {
@@ -333,18 +367,19 @@ void CsvWriter::matrix_row(double t, const Eigen::Ref<const MatX<double>>& value
       }
     }
   }
-  put(t);
+  char* p = write_shortest(room_for(values.size() + 1), t);
   for (Eigen::Index i = 0; i < values.rows(); ++i) {
     for (Eigen::Index j = 0; j < values.cols(); ++j) {
-      buffer_ += ',';
-      put(values(i, j));
+      *p++ = ',';
+      p = write_shortest(p, values(i, j));
     }
   }
-  end_row(t);
+  end_row(t, p);
 }
 
-void CsvWriter::end_row(double t) {
-  buffer_ += '\n';
+void CsvWriter::end_row(double t, char* end) {
+  *end++ = '\n';
+  buffer_.resize(static_cast<std::size_t>(end - buffer_.data()));
   ++rows_;
   last_t_ = t;
   if (buffer_.size() >= kFlushSize) flush();

@@ -50,6 +50,7 @@ class CsvReader {
 
  private:
   bool next_nonblank_line();
+  bool check_time(const Eigen::Ref<VecX<double>>& row);  // true, or InputError
   bool next_line();
   void read_header_line(std::size_t columns);
 
@@ -110,12 +111,14 @@ class CsvWriter {
   void flush();
   // The end of a successful run: flush, then close the Output (reporting a failure).
   void finish();
-  // Messages about a non-finite row name the line of `source` it was computed from.
-  void set_source(const CsvReader* source) { source_ = source; }
+  // Messages about a non-finite row name the input `source` and the line the row was computed
+  // from, set before each row (the input may be read on another thread, ahead of the rows).
+  void set_source(std::string source) { source_ = std::move(source); }
+  void set_source_line(long line) { source_line_ = line; }
 
  private:
-  void put(double x);
-  void end_row(double t);
+  char* room_for(Eigen::Index numbers);
+  void end_row(double t, char* end);
   [[noreturn]] void non_finite(double t, std::size_t column, double value) const;
   void check_stop_signal() const;
 
@@ -123,7 +126,8 @@ class CsvWriter {
   Output* output_ = nullptr;
   std::string buffer_;
   std::vector<std::string> names_;
-  const CsvReader* source_ = nullptr;
+  std::string source_;  // empty: none
+  long source_line_ = 0;
   long rows_ = 0;  // data rows written
   double last_t_ = 0;
 };

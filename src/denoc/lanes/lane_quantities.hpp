@@ -9,10 +9,12 @@
 
 #include "denoc/lanes/lanes.hpp"
 #include "denoc/model/model.hpp"
-#include "denoc/quantities.hpp"
+#include "denoc/routes.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
+
+enum class Quantity;  // quantities.hpp
 
 // Pointers to `width` samples' vectors: sample k's at [k], lanes beyond the count unused.
 struct LanePointers {

@@ -137,9 +137,9 @@ class Lanes {
 
 // The joint angles' sines and cosines on packs of doubles: kernels/sin_cos.hpp's reduction, series
 // and quadrant selection, the same operations in the same order on every lane, so that each lane
-// is the scalar kernel's value bit for bit. Only the quadrant k mod 4 is found differently, as
-// k - 4 floor(k/4) (exact) instead of from the bits of `shifted`. Lanes beyond the reduction's
-// range (rare) take std::sin and std::cos, as the scalar kernel does.
+// is the scalar kernel's value bit for bit. Only the quadrant k mod 4 and the factors it selects
+// are found differently (exactly, by comparisons) instead of from the bits of `shifted`. Lanes
+// beyond the reduction's range (rare) take std::sin and std::cos, as the scalar kernel does.
 inline void sin_cos(const Lanes<double>* q, int n, Lanes<double>* sin_q, Lanes<double>* cos_q) {
   using namespace detail;
   using V = Lanes<double>::Simd;
@@ -150,11 +150,14 @@ inline void sin_cos(const Lanes<double>* q, int n, Lanes<double>* sin_q, Lanes<d
     const V r = ((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
     const V z = r * r;
     const V s = sin_series(r, z), c = cos_series(z);
-    const V quadrant = k - 4 * stdx::floor(k * 0.25);           // 0, 1, 2, 3
-    const V swap = quadrant - 2 * stdx::floor(quadrant * 0.5);  // quadrant & 1
-    const V sin_sign = 1 - 2 * stdx::floor(quadrant * 0.5);     // (quadrant >> 1) & 1
-    const V cos_half = stdx::floor((quadrant + 1) * 0.5);       // (quadrant + 1) >> 1
-    const V cos_sign = 1 - 2 * (cos_half - 2 * stdx::floor(cos_half * 0.5));
+    // k mod 4 without a floor (a library call on SSE2): k - 4 round(k/4) is in -2..2, exact.
+    V quadrant = k - 4 * (((k * 0.25) + kRoundToInteger) - kRoundToInteger);
+    stdx::where(quadrant < 0, quadrant) += 4;  // 0, 1, 2, 3
+    const V one = 1, zero = 0;
+    V swap = zero, sin_sign = one, cos_sign = one;
+    stdx::where(quadrant == 1 || quadrant == 3, swap) = one;       // quadrant & 1
+    stdx::where(quadrant >= 2, sin_sign) = -one;                   // (quadrant >> 1) & 1
+    stdx::where(quadrant == 1 || quadrant == 2, cos_sign) = -one;  // ((quadrant + 1) >> 1) & 1
     V sin_x = sin_sign * (s * (1 - swap) + c * swap);
     V cos_x = cos_sign * (c * (1 - swap) + s * swap);
     const auto outside = !(stdx::abs(x) <= kMaxReduced);
