@@ -317,6 +317,7 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   Output output(options.output, standard_output);
   CsvWriter csv(output);
   csv.header(output_header(robot.model));
+  csv.format_in_background();  // the rows formatted off the integration thread (docs/rfdsim.md)
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
   system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame, wrench_frame(options, robot));

@@ -222,6 +222,7 @@ void run_generated(const RobotFile& robot, const RidimOptions& options,
   Output output(options.output, standard_output);
   CsvWriter csv(output);
   csv.header(output_header(options.quantity, n, robot.model.floating()));
+  csv.format_in_background();  // the text on a thread of its own (docs/ridim.md)
   SampleWriter writer(robot, options, csv, wrench.get());
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
                     static_cast<double>(traj.samples));  // updated once per block
@@ -291,6 +292,7 @@ void run_csv(const RobotFile& robot, const RidimOptions& options, std::istream& 
   CsvWriter csv(output);
   csv.set_source(reader.name());
   csv.header(output_header(options.quantity, n, robot.model.floating()));
+  csv.format_in_background();  // the text on a thread of its own (docs/ridim.md)
   SampleWriter writer(robot, options, csv, wrench.get());
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "ridim", "rows",
                     0);  // updated once per block

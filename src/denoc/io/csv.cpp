@@ -2,10 +2,16 @@
 
 #include <charconv>
 #include <cmath>
+#include <condition_variable>
 #include <csignal>
+#include <exception>
+#include <functional>
 #include <istream>
 #include <map>
+#include <mutex>
 #include <ostream>
+#include <stdexcept>
+#include <thread>
 
 #include "denoc/io/errors.hpp"
 #include "denoc/io/number.hpp"
@@ -287,6 +293,126 @@ StateColumns state_columns(const std::vector<std::string>& prefixes, int n, bool
   return c;
 }
 
+// The rows as numbers, a block at a time, formatted and written on a thread of their own. The
+// computing thread fills `filling_` and hands it over when it is full; the formatting thread
+// takes the blocks in order. Three blocks in all: one filling, one or two being formatted.
+class CsvWriter::Formatter {
+ public:
+  using Sink = std::function<void(const char*, std::size_t)>;
+  explicit Formatter(Sink sink) : sink_(std::move(sink)), blocks_(kBlocks) {
+    for (Block& b : blocks_)
+      b.numbers.reserve(kBlockNumbers);
+    thread_ = std::thread([this] { format_blocks(); });
+  }
+  ~Formatter() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+  // One row: t, then `count` values read by value(i).
+  template <typename Value>
+  void add(double t, Eigen::Index count, Value value) {
+    Block& b = blocks_[static_cast<std::size_t>(filling_)];
+    b.numbers.push_back(t);
+    for (Eigen::Index i = 0; i < count; ++i)
+      b.numbers.push_back(value(i));
+    b.row_ends.push_back(b.numbers.size());
+    if (b.numbers.size() >= kBlockNumbers) hand_over();
+  }
+
+  // Everything added so far formatted and written; rethrows a failure of the sink.
+  void drain() {
+    hand_over();
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return queued_ == 0 || error_; });
+    rethrow();
+  }
+
+ private:
+  static constexpr int kBlocks = 3;
+  static constexpr std::size_t kBlockNumbers = 1 << 14;  // 128 KB of doubles
+  struct Block {
+    std::vector<double> numbers;
+    std::vector<std::size_t> row_ends;  // one past each row's last number
+  };
+
+  void rethrow() {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+  // The filling block to the formatting thread, and the next free one to fill.
+  void hand_over() {
+    if (blocks_[static_cast<std::size_t>(filling_)].row_ends.empty()) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    ++queued_;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return queued_ < kBlocks || error_; });
+    rethrow();
+    filling_ = (filling_ + 1) % kBlocks;
+  }
+
+  void format_blocks() {
+    std::string text;
+    for (int next = 0;; next = (next + 1) % kBlocks) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [this] { return stop_ || queued_ > 0; });
+        if (queued_ == 0) return;  // stopped, everything written
+      }
+      Block& b = blocks_[static_cast<std::size_t>(next)];
+      try {
+        if (!error_) format(b, text);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        error_ = std::current_exception();
+      }
+      b.numbers.clear();
+      b.row_ends.clear();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        --queued_;
+      }
+      changed_.notify_all();
+    }
+  }
+
+  void format(const Block& b, std::string& text) {
+    std::size_t begin = 0;
+    for (const std::size_t end : b.row_ends) {
+      const std::size_t used = text.size();
+      text.resize(used + (end - begin) * (kShortestChars + 1));
+      char* p = text.data() + used;
+      for (std::size_t i = begin; i < end; ++i) {
+        if (i > begin) *p++ = ',';
+        p = write_shortest(p, b.numbers[i]);
+      }
+      *p++ = '\n';
+      text.resize(static_cast<std::size_t>(p - text.data()));
+      begin = end;
+      if (text.size() >= kFlushSize) {
+        sink_(text.data(), text.size());
+        text.clear();
+      }
+    }
+    if (!text.empty()) sink_(text.data(), text.size());
+    text.clear();
+  }
+
+  Sink sink_;
+  std::vector<Block> blocks_;
+  int filling_ = 0;  // the computing thread's
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int queued_ = 0;  // blocks handed over and not yet written
+  bool stop_ = false;
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
 CsvWriter::CsvWriter(std::ostream& out) : stream_(&out) {
   buffer_.reserve(kFlushSize + 4096);
 }
@@ -299,6 +425,19 @@ CsvWriter::~CsvWriter() {
   try {
     flush();
   } catch (...) {
+  }
+}
+
+void CsvWriter::format_in_background() {
+  flush();  // the header
+  if (output_) {
+    formatter_ = std::make_unique<Formatter>(
+        [out = output_](const char* data, std::size_t size) { out->write(data, size); });
+  } else {
+    formatter_ = std::make_unique<Formatter>([out = stream_](const char* data, std::size_t size) {
+      out->write(data, static_cast<std::streamsize>(size));
+      if (!*out) throw std::runtime_error("cannot write the CSV stream");
+    });
   }
 }
 
@@ -349,6 +488,11 @@ void CsvWriter::row(double t, const Eigen::Ref<const VecX<double>>& values) {
       ++i;
     non_finite(t, static_cast<std::size_t>(i) + 1, values[i]);
   }
+  if (formatter_) {
+    formatter_->add(t, values.size(), [&values](Eigen::Index i) { return values[i]; });
+    count_row(t);
+    return;
+  }
   char* p = write_shortest(room_for(values.size() + 1), t);
   for (Eigen::Index i = 0; i < values.size(); ++i) {
     *p++ = ',';
@@ -367,6 +511,13 @@ void CsvWriter::matrix_row(double t, const Eigen::Ref<const MatX<double>>& value
       }
     }
   }
+  if (formatter_) {
+    const Eigen::Index cols = values.cols();
+    formatter_->add(t, values.size(),
+                    [&values, cols](Eigen::Index k) { return values(k / cols, k % cols); });
+    count_row(t);
+    return;
+  }
   char* p = write_shortest(room_for(values.size() + 1), t);
   for (Eigen::Index i = 0; i < values.rows(); ++i) {
     for (Eigen::Index j = 0; j < values.cols(); ++j) {
@@ -380,9 +531,15 @@ void CsvWriter::matrix_row(double t, const Eigen::Ref<const MatX<double>>& value
 void CsvWriter::end_row(double t, char* end) {
   *end++ = '\n';
   buffer_.resize(static_cast<std::size_t>(end - buffer_.data()));
+  if (buffer_.size() >= kFlushSize) flush();
+  count_row(t);
+}
+
+// A row is done: counted, and a pending SIGINT or SIGTERM stops the run after it, everything up
+// to it written.
+void CsvWriter::count_row(double t) {
   ++rows_;
   last_t_ = t;
-  if (buffer_.size() >= kFlushSize) flush();
   if (pending_stop_signal()) {
     flush();
     check_stop_signal();
@@ -390,6 +547,10 @@ void CsvWriter::end_row(double t, char* end) {
 }
 
 void CsvWriter::flush() {
+  if (formatter_) {
+    formatter_->drain();
+    return;
+  }
   if (output_) {
     try {
       output_->write(buffer_.data(), buffer_.size());

@@ -111,14 +111,22 @@ class CsvWriter {
   void flush();
   // The end of a successful run: flush, then close the Output (reporting a failure).
   void finish();
+  // From now on the rows are formatted and written on a second thread, handed to it as numbers a
+  // block at a time, so that the thread that computes them (ridim's dynamics, rfdsim's
+  // integration) spends no time on text. The checks stay on the calling thread; a failure to
+  // write is reported by the next row, flush or finish. Call after the header.
+  void format_in_background();
   // Messages about a non-finite row name the input `source` and the line the row was computed
   // from, set before each row (the input may be read on another thread, ahead of the rows).
   void set_source(std::string source) { source_ = std::move(source); }
   void set_source_line(long line) { source_line_ = line; }
 
  private:
+  class Formatter;  // the second thread of format_in_background
+
   char* room_for(Eigen::Index numbers);
   void end_row(double t, char* end);
+  void count_row(double t);
   [[noreturn]] void non_finite(double t, std::size_t column, double value) const;
   void check_stop_signal() const;
 
@@ -130,6 +138,7 @@ class CsvWriter {
   long source_line_ = 0;
   long rows_ = 0;  // data rows written
   double last_t_ = 0;
+  std::unique_ptr<Formatter> formatter_;  // with format_in_background
 };
 
 }  // namespace denoc
