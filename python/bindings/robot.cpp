@@ -114,6 +114,23 @@ py::array_t<double> Robot::evaluate(const std::string& quantity_text,
   auto rates = [this](const Samples& given, bool present, py::ssize_t k) {
     return present ? ConstVectorRef<double>(given.row(k)) : ConstVectorRef<double>(zeros_);
   };
+  const int per_call = quantities.samples_per_call();
+  if (per_call > 1) {  // packs of samples (a fixed base, no quaternion to normalise)
+    const auto rate = [this](const Samples& given, bool present, py::ssize_t k) {
+      return present ? given.array.data() + k * given.width : zeros_.data();
+    };
+    for_each_call(shape, per_call, workspaces_, [&](py::ssize_t k, int count) {
+      LanePointers p{};
+      for (int j = 0; j < count; ++j) {
+        p.q[j] = q.array.data() + (k + j) * q.width;
+        p.qd[j] = rate(qd, qd_array.has_value(), k + j);
+        p.qdd[j] = rate(qdd, qdd_array.has_value(), k + j);
+        p.out[j] = rows + (k + j) * width;
+      }
+      quantities.evaluate_samples(count, p);
+    });
+    return out;
+  }
   for_each_sample(shape, workspaces_, [&](py::ssize_t k) {
     quantities.evaluate(coordinates(q, k, shape.batch), rates(qd, qd_array.has_value(), k),
                         rates(qdd, qdd_array.has_value(), k),
@@ -139,13 +156,30 @@ py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, 
   const Eigen::Index width = file_.model.nv();
   py::array_t<double> out = rows_array(shape, width);
   double* rows = out.mutable_data();
+  const auto not_positive_definite = [] {
+    throw RunError(
+        "the inertia matrix is not positive definite, so the accelerations are not defined");
+  };
+  const int per_call = forward.samples_per_call();
+  if (per_call > 1) {  // packs of samples (a fixed base)
+    for_each_call(shape, per_call, workspaces_, [&](py::ssize_t k, int count) {
+      LanePointers p{};
+      for (int j = 0; j < count; ++j) {
+        p.q[j] = q.array.data() + (k + j) * q.width;
+        p.qd[j] = qd.array.data() + (k + j) * qd.width;
+        p.qdd[j] = tau.array.data() + (k + j) * tau.width;
+        p.out[j] = rows + (k + j) * width;
+      }
+      forward.evaluate_samples(count, p);
+      if (!Eigen::Map<const VecX<double>>(rows + k * width, count * width).allFinite())
+        not_positive_definite();
+    });
+    return out;
+  }
   for_each_sample(shape, workspaces_, [&](py::ssize_t k) {
     Eigen::Map<VecX<double>> qdd(rows + k * width, width);
     qdd = forward(coordinates(q, k, shape.batch), qd.row(k), tau.row(k));
-    if (!qdd.allFinite())
-      throw RunError(
-          "the inertia matrix is not positive definite, so the accelerations are not "
-          "defined");
+    if (!qdd.allFinite()) not_positive_definite();
   });
   return out;
 }

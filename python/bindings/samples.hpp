@@ -4,6 +4,8 @@
 // run with the GIL released.
 #pragma once
 
+#include <algorithm>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -75,6 +77,32 @@ void for_each_sample(const Shape& shape, std::mutex& workspaces, Evaluate&& eval
     } catch (const RunError& e) {
       if (!shape.batch) throw;
       throw RunError("sample " + std::to_string(k) + ": " + e.what());
+    }
+  }
+}
+
+// evaluate(k, count) for the samples k .. k + count - 1, `per_call` at a time (SampleQuantities'
+// and ForwardDynamics' samples_per_call: packs of samples where they apply), with the GIL
+// released and `workspaces` locked. A RunError is looked for again one sample at a time, so that
+// its message names the sample ("sample k: ") in a batch.
+template <typename Evaluate>
+void for_each_call(const Shape& shape, int per_call, std::mutex& workspaces, Evaluate&& evaluate) {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(workspaces);  // released before the GIL is taken again
+  for (py::ssize_t k = 0; k < shape.count; k += per_call) {
+    const int count = static_cast<int>(std::min<py::ssize_t>(per_call, shape.count - k));
+    try {
+      evaluate(k, count);
+    } catch (const RunError& e) {
+      for (int j = 0; j < count; ++j) {
+        try {
+          evaluate(k + j, 1);
+        } catch (const RunError& one) {
+          if (!shape.batch) throw;
+          throw RunError("sample " + std::to_string(k + j) + ": " + one.what());
+        }
+      }
+      throw;
     }
   }
 }

@@ -1,10 +1,11 @@
 // The C++ loop that a batch call of the Python module (docs/python.md) runs, timed by Google
 // Benchmark on the same samples as tests/benchmarks/python_batch.py times the call: N samples of a
-// robot file, each evaluated by SampleQuantities (what ridim and the module run) or ForwardDynamics
-// into a row of one output array.
+// robot file, evaluated by SampleQuantities (what ridim and the module run) or ForwardDynamics
+// into the rows of one output array, as many per call as they take (packs of samples, lanes/).
 //   batch_bench ROBOT [Google Benchmark options]
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <string>
@@ -35,9 +36,19 @@ void run_quantity(benchmark::State& state, const denoc::RobotFile& robot,
   denoc::SampleQuantities quantities(robot, quantity,
                                      denoc::choose_route(quantity, std::nullopt, robot));
   MatX<double> out(quantities.size(), count);
+  const int per_call = quantities.samples_per_call();  // packs of samples where they apply
   for (auto _ : state) {
-    for (long k = 0; k < count; ++k)
-      quantities.evaluate(q.col(k), qd.col(k), qdd.col(k), out.col(k));
+    for (long k = 0; k < count; k += per_call) {
+      const int samples = static_cast<int>(std::min<long>(per_call, count - k));
+      denoc::LanePointers p{};
+      for (int j = 0; j < samples; ++j) {
+        p.q[j] = q.col(k + j).data();
+        p.qd[j] = qd.col(k + j).data();
+        p.qdd[j] = qdd.col(k + j).data();
+        p.out[j] = out.col(k + j).data();
+      }
+      quantities.evaluate_samples(samples, p);
+    }
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
@@ -51,9 +62,19 @@ void run_forward(benchmark::State& state, const denoc::RobotFile& robot) {
                      tau = samples(count, n, 2);
   denoc::ForwardDynamics forward(robot, denoc::Route::udu);
   MatX<double> out(n, count);
+  const int per_call = forward.samples_per_call();
   for (auto _ : state) {
-    for (long k = 0; k < count; ++k)
-      out.col(k) = forward(q.col(k), qd.col(k), tau.col(k));
+    for (long k = 0; k < count; k += per_call) {
+      const int samples = static_cast<int>(std::min<long>(per_call, count - k));
+      denoc::LanePointers p{};
+      for (int j = 0; j < samples; ++j) {
+        p.q[j] = q.col(k + j).data();
+        p.qd[j] = qd.col(k + j).data();
+        p.qdd[j] = tau.col(k + j).data();
+        p.out[j] = out.col(k + j).data();
+      }
+      forward.evaluate_samples(samples, p);
+    }
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }

@@ -12,6 +12,7 @@
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/lanes/lane_quantities.hpp"
+#include "denoc/quantities.hpp"
 
 namespace {
 
