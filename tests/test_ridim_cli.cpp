@@ -72,6 +72,47 @@ TEST_F(RidimCli, StanfordBuiltInTrajectory) {
   }
 }
 
+// ridim reads, computes and writes on three threads, a block of rows at a time (docs/ridim.md):
+// over many blocks the rows come out in input order with the library's values, and a bad line
+// late in the file stops the run after exactly the rows before it, as one thread would.
+TEST_F(RidimCli, ManyBlocksInOrderAndALateBadLine) {
+  std::vector<denoc::VecX<double>> states;
+  const std::string good = random_trajectory(6, 5000, states);
+  std::vector<std::string> lines = lines_of(good);
+  const std::size_t bad_row = 3500;  // on line 3502: the header is line 1
+  lines[bad_row + 1] = "35,1,2,abc,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
+  std::string bad;
+  for (const std::string& line : lines)
+    bad += line + "\n";
+  write("good.csv", good);
+  write("bad.csv", bad);
+
+  const denoc::RobotFile robot = denoc::load_robot_file(kStanford);
+  denoc::SampleQuantities torques(robot, denoc::Quantity::torques, denoc::Route::denoc);
+  denoc::VecX<double> expected(6);
+  const Result r = ridim("'" + kStanford + "' good.csv -o good_out.csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = lines_of(slurp(dir_ / "good_out.csv"));
+  ASSERT_EQ(rows.size(), states.size() + 1);
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const auto row = numbers_of(rows[k + 1]);
+    ASSERT_EQ(row[0], 0.01 * static_cast<double>(k)) << "row " << k;
+    const denoc::VecX<double>& s = states[k];
+    torques.evaluate(s.segment(0, 6), s.segment(6, 6), s.segment(12, 6), expected);
+    for (int i = 0; i < 6; ++i)
+      ASSERT_EQ(row[static_cast<std::size_t>(i) + 1], expected[i]) << "row " << k;
+  }
+  // The same rows from standard input.
+  EXPECT_EQ(ridim("'" + kStanford + "' -", good).out, slurp(dir_ / "good_out.csv"));
+
+  const Result b = ridim("'" + kStanford + "' bad.csv -o bad_out.csv");
+  EXPECT_EQ(b.status, 2);
+  EXPECT_NE(b.err.find("bad.csv:3502: "), std::string::npos) << b.err;
+  const auto written = lines_of(slurp(dir_ / "bad_out.csv"));
+  ASSERT_EQ(written.size(), bad_row + 1);  // the header and the rows before the bad line
+  EXPECT_EQ(written.back(), rows[bad_row]);
+}
+
 TEST_F(RidimCli, EveryQuantityEqualsTheLibrary) {
   std::vector<denoc::VecX<double>> states;
   write("traj.csv", random_trajectory(3, 25, states));
