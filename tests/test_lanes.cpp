@@ -63,14 +63,9 @@ template <typename Call>
 void by_packs(const Samples& s, MatX<double>& out, Call call) {
   for (int k = 0; k < Samples::count; k += kWidth) {
     const int count = std::min(kWidth, Samples::count - k);
-    LanePointers p{};
-    for (int l = 0; l < count; ++l) {
-      p.q[l] = s.q.col(k + l).data();
-      p.qd[l] = s.qd.col(k + l).data();
-      p.qdd[l] = s.x.col(k + l).data();
-      p.out[l] = out.col(k + l).data();
-    }
-    call(count, p);
+    const Eigen::Index n = s.q.rows();
+    call(count, lane_pointers(k, count, {s.q.data(), n}, {s.qd.data(), n}, {s.x.data(), n},
+                              {out.data(), out.rows()}));
   }
 }
 

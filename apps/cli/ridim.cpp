@@ -153,14 +153,9 @@ class SampleWriter {
         write_one(first + begin * stride, lines ? lines[begin] : 0);
         continue;
       }
-      LanePointers p{};
-      for (int k = 0; k < samples; ++k) {
-        const double* row = first + (begin + k) * stride;
-        p.q[k] = row + 1;
-        p.qd[k] = row + 1 + nq_;
-        p.qdd[k] = row + 1 + nq_ + nv_;
-        p.out[k] = rows_.col(k).data();
-      }
+      const double* q = first + begin * stride + 1;  // each row is t, q, qd, qdd
+      const LanePointers p = lane_pointers(0, samples, {q, stride}, {q + nq_, stride},
+                                           {q + nq_ + nv_, stride}, {rows_.data(), rows_.rows()});
       try {
         quantities_.evaluate_samples(samples, p);
       } catch (const RunError&) {  // again one by one, to write the rows before and name the time

@@ -116,17 +116,15 @@ py::array_t<double> Robot::evaluate(const std::string& quantity_text,
   };
   const int per_call = quantities.samples_per_call();
   if (per_call > 1) {  // packs of samples (a fixed base, no quaternion to normalise)
-    const auto rate = [this](const Samples& given, bool present, py::ssize_t k) {
-      return present ? given.array.data() + k * given.width : zeros_.data();
+    // The rates a quantity does not take are zeros_ for every sample (stride 0).
+    const auto strided_rates = [this](const Samples& given, bool present) {
+      return present ? Strided<const double>{given.array.data(), given.width}
+                     : Strided<const double>{zeros_.data(), 0};
     };
     for_each_call(shape, per_call, workspaces_, [&](py::ssize_t k, int count) {
-      LanePointers p{};
-      for (int j = 0; j < count; ++j) {
-        p.q[j] = q.array.data() + (k + j) * q.width;
-        p.qd[j] = rate(qd, qd_array.has_value(), k + j);
-        p.qdd[j] = rate(qdd, qdd_array.has_value(), k + j);
-        p.out[j] = rows + (k + j) * width;
-      }
+      const LanePointers p = lane_pointers(
+          k, count, {q.array.data(), q.width}, strided_rates(qd, qd_array.has_value()),
+          strided_rates(qdd, qdd_array.has_value()), {rows, width});
       quantities.evaluate_samples(count, p);
     });
     return out;
@@ -163,14 +161,9 @@ py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, 
   const int per_call = forward.samples_per_call();
   if (per_call > 1) {  // packs of samples (a fixed base)
     for_each_call(shape, per_call, workspaces_, [&](py::ssize_t k, int count) {
-      LanePointers p{};
-      for (int j = 0; j < count; ++j) {
-        p.q[j] = q.array.data() + (k + j) * q.width;
-        p.qd[j] = qd.array.data() + (k + j) * qd.width;
-        p.qdd[j] = tau.array.data() + (k + j) * tau.width;
-        p.out[j] = rows + (k + j) * width;
-      }
-      forward.evaluate_samples(count, p);
+      forward.evaluate_samples(
+          count, lane_pointers(k, count, {q.array.data(), q.width}, {qd.array.data(), qd.width},
+                               {tau.array.data(), tau.width}, {rows, width}));
       if (!Eigen::Map<const VecX<double>>(rows + k * width, count * width).allFinite())
         not_positive_definite();
     });

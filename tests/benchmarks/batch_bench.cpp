@@ -40,14 +40,9 @@ void run_quantity(benchmark::State& state, const denoc::RobotFile& robot,
   for (auto _ : state) {
     for (long k = 0; k < count; k += per_call) {
       const int samples = static_cast<int>(std::min<long>(per_call, count - k));
-      denoc::LanePointers p{};
-      for (int j = 0; j < samples; ++j) {
-        p.q[j] = q.col(k + j).data();
-        p.qd[j] = qd.col(k + j).data();
-        p.qdd[j] = qdd.col(k + j).data();
-        p.out[j] = out.col(k + j).data();
-      }
-      quantities.evaluate_samples(samples, p);
+      quantities.evaluate_samples(
+          samples, denoc::lane_pointers(k, samples, {q.data(), n}, {qd.data(), n}, {qdd.data(), n},
+                                        {out.data(), out.rows()}));
     }
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
@@ -66,14 +61,9 @@ void run_forward(benchmark::State& state, const denoc::RobotFile& robot) {
   for (auto _ : state) {
     for (long k = 0; k < count; k += per_call) {
       const int samples = static_cast<int>(std::min<long>(per_call, count - k));
-      denoc::LanePointers p{};
-      for (int j = 0; j < samples; ++j) {
-        p.q[j] = q.col(k + j).data();
-        p.qd[j] = qd.col(k + j).data();
-        p.qdd[j] = tau.col(k + j).data();
-        p.out[j] = out.col(k + j).data();
-      }
-      forward.evaluate_samples(samples, p);
+      forward.evaluate_samples(
+          samples, denoc::lane_pointers(k, samples, {q.data(), n}, {qd.data(), n}, {tau.data(), n},
+                                        {out.data(), n}));
     }
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();

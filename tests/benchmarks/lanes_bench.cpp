@@ -67,13 +67,8 @@ void run_lanes(benchmark::State& state, const denoc::Model<double>& model, Kind 
   MatX<double> out(kind == Kind::mass_matrix ? n * n : n, kSamples);
   for (auto _ : state) {
     for (long k = 0; k < kSamples; k += width) {
-      denoc::LanePointers p;
-      for (int l = 0; l < width; ++l) {
-        p.q[l] = q.col(k + l).data();
-        p.qd[l] = qd.col(k + l).data();
-        p.qdd[l] = x.col(k + l).data();
-        p.out[l] = out.col(k + l).data();
-      }
+      const denoc::LanePointers p = denoc::lane_pointers(k, width, {q.data(), n}, {qd.data(), n},
+                                                         {x.data(), n}, {out.data(), out.rows()});
       switch (kind) {
         case Kind::inverse_dynamics:
           lanes.evaluate(denoc::Quantity::torques, false, width, p);

@@ -7,6 +7,19 @@
 
 namespace denoc {
 
+LanePointers lane_pointers(long first, int count, Strided<const double> q, Strided<const double> qd,
+                           Strided<const double> qdd, Strided<double> out) {
+  LanePointers p{};
+  for (int j = 0; j < count; ++j) {
+    const long k = first + j;
+    p.q[j] = q.data + k * q.stride;
+    p.qd[j] = qd.data + k * qd.stride;
+    p.qdd[j] = qdd.data + k * qdd.stride;
+    p.out[j] = out.data + k * out.stride;
+  }
+  return p;
+}
+
 LaneDynamics::LaneDynamics(const Model<double>& model)
     : model_(model),
       model_lanes_(model.cast<Pack>()),

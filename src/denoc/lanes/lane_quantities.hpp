@@ -7,6 +7,8 @@
 // ForwardDynamics use them where they apply and fall back to one sample at a time elsewhere.
 #pragma once
 
+#include <cstddef>
+
 #include "denoc/lanes/lanes.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/routes.hpp"
@@ -23,6 +25,18 @@ struct LanePointers {
   const double* qdd[Lanes<double>::size];  // or tau for the forward dynamics
   double* out[Lanes<double>::size];
 };
+
+// Where one vector of consecutive samples lies: sample k's at data + k * stride (a stride of 0
+// gives every sample the same vector).
+template <typename T>
+struct Strided {
+  T* data;
+  std::ptrdiff_t stride;
+};
+
+// The pointers to samples first .. first + count - 1 of vectors laid out so.
+LanePointers lane_pointers(long first, int count, Strided<const double> q, Strided<const double> qd,
+                           Strided<const double> qdd, Strided<double> out);
 
 // The model broadcast to every lane and a workspace of packs, built once.
 class LaneDynamics {
