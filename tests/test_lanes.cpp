@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/lanes/lane_quantities.hpp"
 #include "denoc/quantities.hpp"
@@ -69,39 +70,90 @@ void by_packs(const Samples& s, MatX<double>& out, Call call) {
   }
 }
 
+// The scalar route: saha/'s functions on double, with the drives' friction added to the forces
+// (and subtracted from tau before the forward dynamics) as SampleQuantities and ForwardDynamics
+// do (docs/robot-file.md); the inertia matrix row by row.
+VecX<double> scalar_row(const Model<double>& model, Workspace<double>& ws, Quantity quantity,
+                        bool friction, const VecX<double>& q, const VecX<double>& qd,
+                        const VecX<double>& x) {
+  const int n = model.dof();
+  VecX<double> f = VecX<double>::Zero(n);
+  if (friction) friction_forces(model, qd, f);
+  switch (quantity) {
+    case Quantity::torques:
+      return inverse_dynamics(model, ws, q, qd, x) + f;
+    case Quantity::bias:
+      return bias_forces(model, ws, q, qd) + f;
+    case Quantity::gravity:
+      return gravity_forces(model, ws, q);
+    case Quantity::mass_matrix: {
+      const MatX<double> rows = generalized_inertia(model, ws, q).transpose();
+      return Eigen::Map<const VecX<double>>(rows.data(), rows.size());
+    }
+    default:  // the forward dynamics
+      return forward_dynamics(model, ws, q, qd, VecX<double>(x - f));
+  }
+}
+
 TEST(Lanes, QuantitiesAgreeWithTheScalarRouteOnEveryFixedBaseRobot) {
   std::mt19937 rng(29);
   for (const std::string& path : fixed_base_robots()) {
     const RobotFile robot = load_robot_file(path);
+    const Model<double>& model = robot.model;
     const int n = robot.dof();
     const Samples s(n, rng);
-    LaneDynamics lanes(robot.model);
-    for (const Quantity quantity :
-         {Quantity::torques, Quantity::bias, Quantity::gravity, Quantity::mass_matrix}) {
-      ASSERT_TRUE(LaneDynamics::supports(quantity, Route::denoc, robot.model));
+    LaneDynamics lanes(model);
+    Workspace<double> ws(model);
+    for (const Quantity quantity : {Quantity::torques, Quantity::bias, Quantity::gravity,
+                                    Quantity::mass_matrix, Quantity::udu}) {  // udu: the FD here
+      const bool forward = quantity == Quantity::udu;
+      if (!forward) {
+        ASSERT_TRUE(LaneDynamics::supports(quantity, Route::denoc, model));
+      }
+      const Eigen::Index size = quantity == Quantity::mass_matrix ? n * n : n;
       for (const bool friction : {true, false}) {
-        QuantitySettings settings;
-        settings.friction = friction;
-        SampleQuantities scalar(robot, quantity, Route::denoc, settings);
-        MatX<double> expected(scalar.size(), Samples::count), got(scalar.size(), Samples::count);
+        MatX<double> expected(size, Samples::count), got(size, Samples::count);
         for (int k = 0; k < Samples::count; ++k)
-          scalar.evaluate(s.q.col(k), s.qd.col(k), s.x.col(k), expected.col(k));
+          expected.col(k) =
+              scalar_row(model, ws, quantity, friction, s.q.col(k), s.qd.col(k), s.x.col(k));
         got.setConstant(NAN);
         by_packs(s, got, [&](int count, const LanePointers& p) {
-          lanes.evaluate(quantity, friction && robot.model.has_friction(), count, p);
+          if (forward) {
+            lanes.forward(friction, count, p);
+          } else {
+            lanes.evaluate(quantity, friction, count, p);
+          }
         });
-        expect_rows_near(got, expected, path + " " + quantity_name(quantity));
+        expect_rows_near(got, expected,
+                         path + " " + (forward ? "forward dynamics" : quantity_name(quantity)));
       }
     }
-    for (const bool friction : {true, false}) {
-      ForwardDynamics scalar(robot, Route::udu, friction);
-      MatX<double> expected(n, Samples::count), got(n, Samples::count);
-      for (int k = 0; k < Samples::count; ++k)
-        expected.col(k) = scalar(s.q.col(k), s.qd.col(k), s.x.col(k));
-      by_packs(s, got, [&](int count, const LanePointers& p) {
-        lanes.forward(friction && robot.model.has_friction(), count, p);
-      });
-      expect_rows_near(got, expected, path + " forward dynamics");
+  }
+}
+
+// What ridim and the Python module call: SampleQuantities and ForwardDynamics give a sample the
+// packs' numbers bit for bit, alone (evaluate, operator()) and in a batch (evaluate_samples).
+TEST(Lanes, ASampleHasTheSameNumbersAloneAndInABatch) {
+  std::mt19937 rng(3);
+  const RobotFile robot = load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/puma560.yaml");
+  ASSERT_TRUE(robot.model.has_friction());
+  const int n = robot.dof();
+  const Samples s(n, rng);
+  SampleQuantities torques(robot, Quantity::torques, Route::denoc);
+  ForwardDynamics forward(robot, Route::udu);
+  ASSERT_EQ(torques.samples_per_call(), kWidth);
+  ASSERT_EQ(forward.samples_per_call(), kWidth);
+  MatX<double> tau_batch(n, Samples::count), qdd_batch(n, Samples::count);
+  by_packs(s, tau_batch,
+           [&](int count, const LanePointers& p) { torques.evaluate_samples(count, p); });
+  by_packs(s, qdd_batch,
+           [&](int count, const LanePointers& p) { forward.evaluate_samples(count, p); });
+  VecX<double> tau(n);
+  for (int k = 0; k < Samples::count; ++k) {
+    torques.evaluate(s.q.col(k), s.qd.col(k), s.x.col(k), tau);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(tau[i], tau_batch(i, k)) << "sample " << k;
+      ASSERT_EQ(forward(s.q.col(k), s.qd.col(k), s.x.col(k))[i], qdd_batch(i, k)) << k;
     }
   }
 }

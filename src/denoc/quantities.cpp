@@ -279,8 +279,10 @@ ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool frict
       friction_(friction && robot.model.has_friction()),
       friction_forces_(VecX<double>::Zero(robot.dof())) {
   check_forward_route(route, robot);
-  if (LaneDynamics::supports_forward(route, robot.model))
+  if (LaneDynamics::supports_forward(route, robot.model)) {
     lanes_ = std::make_unique<LaneDynamics>(robot.model);
+    qdd_.resize(robot.dof());
+  }
 }
 
 void ForwardDynamics::evaluate_samples(int count, const LanePointers& samples) {
@@ -299,6 +301,13 @@ void ForwardDynamics::evaluate_samples(int count, const LanePointers& samples) {
 
 const VecX<double>& ForwardDynamics::operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                                 ConstVectorRef<double> tau) {
+  if (lanes_) {  // as one sample of a batch, so that both give the same numbers
+    LanePointers sample{};
+    sample.q[0] = q.data(), sample.qd[0] = qd.data(), sample.qdd[0] = tau.data();
+    sample.out[0] = qdd_.data();
+    lanes_->forward(friction_, 1, sample);
+    return qdd_;
+  }
   if (!friction_) return forward_dynamics(route_, dynamics_, q, qd, tau);
   net_ = tau;  // sized at the first call
   friction_forces(model_, qd.tail(model_.dof()), friction_forces_);

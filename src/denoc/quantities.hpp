@@ -117,7 +117,7 @@ class ForwardDynamics {
   const VecX<double>& operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                  ConstVectorRef<double> tau);
   // Samples evaluated per call of evaluate_samples (as SampleQuantities'): a pack's width on the
-  // O(n) route with a fixed base, else 1.
+  // O(n) route with a fixed base, else 1. Where packs apply, operator() takes them too.
   int samples_per_call() const { return lanes_ ? LaneDynamics::width : 1; }
   // Up to samples_per_call() samples at once: q, qd and tau at samples.q[k], qd[k] and qdd[k],
   // qdd into samples.out[k].
@@ -130,6 +130,7 @@ class ForwardDynamics {
   bool friction_;
   VecX<double> net_, friction_forces_;
   std::unique_ptr<LaneDynamics> lanes_;  // packs, on the O(n) route with a fixed base
+  VecX<double> qdd_;                     // their result for one sample
 };
 
 }  // namespace denoc
