@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
-#include <csignal>  // std::sig_atomic_t
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -15,10 +15,13 @@ namespace denoc {
 
 namespace {
 
-// Set by request_stop (the apps' handlers of SIGINT and SIGTERM).
-volatile std::sig_atomic_t stop_signal = 0;
+// Set by request_stop (the apps' handlers of SIGINT and SIGTERM). Atomic, not only volatile: the
+// handler may run on any thread, and the rows may be written on another than the one that reads
+// the flag (CsvWriter::format_in_background); lock-free atomics are safe in a signal handler.
+std::atomic<int> stop_signal{0};
 // Set before an Output first writes: from then on a signal stops the run after a whole row.
-volatile std::sig_atomic_t output_started = 0;
+std::atomic<int> output_started{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 }  // namespace
 
