@@ -14,6 +14,8 @@
 
 #include "denoc/count/count_operations.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/lanes/lane_quantities.hpp"
+#include "denoc/quantities.hpp"
 #include "denoc/simulation/simulation.hpp"
 
 extern "C" {
@@ -343,6 +345,30 @@ TEST(Allocations, NoneInTheRightHandSideWithFrictionAndWrench) {
       EXPECT_EQ(allocations_after_first([&] { system(x, dxdt, 0.0); }), 0);
       EXPECT_EQ(allocations_after_first([&] { system.transition_due(x, 0.0); }), 0);
     }
+  }
+}
+
+// The packs of samples (lanes/) allocate nothing per call either, with the drives' friction.
+TEST(Allocations, NoneInThePacksOfSamples) {
+  for (int n : {1, 6, 40}) {
+    std::vector<denoc::LinkSpec<double>> links = chain<double>(n).links();
+    for (denoc::LinkSpec<double>& link : links) {
+      link.drive = {1e-4, 30, 1e-3, 0.1, -0.1};
+    }
+    const denoc::Model<double> model(links);
+    denoc::LaneDynamics lanes(model);
+    constexpr int width = denoc::LaneDynamics::width;
+    std::vector<double> x(static_cast<std::size_t>(3 * n * width), 0.3);
+    std::vector<double> out(static_cast<std::size_t>(n * n * width));
+    const denoc::LanePointers p =
+        denoc::lane_pointers(0, width, {x.data(), 3 * n}, {x.data() + n, 3 * n},
+                             {x.data() + 2 * n, 3 * n}, {out.data(), n * n});
+    for (denoc::Quantity quantity : {denoc::Quantity::torques, denoc::Quantity::bias,
+                                     denoc::Quantity::gravity, denoc::Quantity::mass_matrix}) {
+      EXPECT_EQ(allocations_after_first([&] { lanes.evaluate(quantity, true, width, p); }), 0)
+          << denoc::quantity_name(quantity) << ", n = " << n;
+    }
+    EXPECT_EQ(allocations_after_first([&] { lanes.forward(true, width, p); }), 0) << n;
   }
 }
 
