@@ -21,13 +21,11 @@ LanePointers lane_pointers(long first, int count, Strided<const double> q, Strid
 }
 
 LaneDynamics::LaneDynamics(const Model<double>& model)
-    : model_(model),
-      model_lanes_(model.cast<Pack>()),
+    : model_lanes_(model.cast<Pack>()),
       ws_(model_lanes_),
       q_(model.dof()),
       qd_(model.dof()),
       qdd_(model.dof()),
-      net_(model.dof()),
       friction_(model.dof()) {}
 
 bool LaneDynamics::supports(Quantity quantity, Route route, const Model<double>& model) {
@@ -51,34 +49,35 @@ bool LaneDynamics::supports_forward(Route route, const Model<double>& model) {
 // that every lane holds a valid state and no lane computes with garbage.
 void LaneDynamics::gather(int count, const LanePointers& samples) {
   const auto from = [count](int lane) { return lane < count ? lane : 0; };
-  for (int i = 0; i < model_.dof(); ++i) {
+  for (int i = 0; i < model_lanes_.dof(); ++i) {
     q_[i] = Pack::generate([&](int lane) { return samples.q[from(lane)][i]; });
     qd_[i] = Pack::generate([&](int lane) { return samples.qd[from(lane)][i]; });
     qdd_[i] = Pack::generate([&](int lane) { return samples.qdd[from(lane)][i]; });
   }
 }
 
-// The forces of each lane into its row, with the drives' friction G^2 B qd + |G| Tc(qd)
-// (docs/robot-file.md) chosen lane by lane on the sign of qd.
+// Lane k of `values` into samples.out[k], for the samples there are.
+void LaneDynamics::scatter(const VecX<Pack>& values, int count, const LanePointers& samples) {
+  for (int k = 0; k < count; ++k) {
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+      samples.out[k][i] = values[i][k];
+  }
+}
+
+// The forces with the drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md), chosen lane
+// by lane on the sign of qd, into the samples' rows.
 void LaneDynamics::scatter_forces(const VecX<Pack>& forces, bool friction, int count,
                                   const LanePointers& samples) {
-  const int n = model_.dof();
-  if (friction) {
-    friction_forces(model_lanes_, qd_, friction_);
-    for (int i = 0; i < n; ++i)
-      friction_[i] = forces[i] + friction_[i];
-  }
-  const VecX<Pack>& row = friction ? friction_ : forces;
-  for (int k = 0; k < count; ++k) {
-    for (int i = 0; i < n; ++i)
-      samples.out[k][i] = row[i][k];
-  }
+  if (!friction) return scatter(forces, count, samples);
+  friction_forces(model_lanes_, qd_, friction_);
+  friction_ += forces;
+  scatter(friction_, count, samples);
 }
 
 void LaneDynamics::evaluate(Quantity quantity, bool friction, int count,
                             const LanePointers& samples) {
   gather(count, samples);
-  const int n = model_.dof();
+  const int n = model_lanes_.dof();
   switch (quantity) {
     case Quantity::torques:
       scatter_forces(inverse_dynamics(model_lanes_, ws_, q_, qd_, qdd_), friction, count, samples);
@@ -106,17 +105,11 @@ void LaneDynamics::evaluate(Quantity quantity, bool friction, int count,
 
 void LaneDynamics::forward(bool friction, int count, const LanePointers& samples) {
   gather(count, samples);  // tau in qdd_
-  const int n = model_.dof();
   if (friction) {
     friction_forces(model_lanes_, qd_, friction_);
-    for (int i = 0; i < n; ++i)
-      qdd_[i] -= friction_[i];
+    qdd_ -= friction_;
   }
-  const VecX<Pack>& qdd = forward_dynamics(model_lanes_, ws_, q_, qd_, qdd_);
-  for (int k = 0; k < count; ++k) {
-    for (int i = 0; i < n; ++i)
-      samples.out[k][i] = qdd[i][k];
-  }
+  scatter(forward_dynamics(model_lanes_, ws_, q_, qd_, qdd_), count, samples);
 }
 
 }  // namespace denoc

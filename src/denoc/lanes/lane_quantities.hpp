@@ -59,13 +59,13 @@ class LaneDynamics {
 
  private:
   void gather(int count, const LanePointers& samples);
+  static void scatter(const VecX<Pack>& values, int count, const LanePointers& samples);
   void scatter_forces(const VecX<Pack>& forces, bool friction, int count,
                       const LanePointers& samples);
 
-  const Model<double>& model_;
   Model<Pack> model_lanes_;
   Workspace<Pack> ws_;
-  VecX<Pack> q_, qd_, qdd_, net_, friction_;
+  VecX<Pack> q_, qd_, qdd_, friction_;
 };
 
 }  // namespace denoc
