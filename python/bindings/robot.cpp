@@ -110,29 +110,19 @@ py::array_t<double> Robot::evaluate(const std::string& quantity_text,
   py::array_t<double> out = rows_array(shape, quantities.size());
   double* rows = out.mutable_data();
   const Eigen::Index width = quantities.size();
-  // The rates a quantity does not take are zero (a view of zeros_, not a copy per sample).
-  auto rates = [this](const Samples& given, bool present, py::ssize_t k) {
-    return present ? ConstVectorRef<double>(given.row(k)) : ConstVectorRef<double>(zeros_);
+  // The rates a quantity does not take are zeros_ for every sample (stride 0).
+  const auto rates = [this](const Samples& given, bool present) {
+    return present ? Strided<const double>{given.array.data(), given.width}
+                   : Strided<const double>{zeros_.data(), 0};
   };
-  const int per_call = quantities.samples_per_call();
-  if (per_call > 1) {  // packs of samples (a fixed base, no quaternion to normalise)
-    // The rates a quantity does not take are zeros_ for every sample (stride 0).
-    const auto strided_rates = [this](const Samples& given, bool present) {
-      return present ? Strided<const double>{given.array.data(), given.width}
-                     : Strided<const double>{zeros_.data(), 0};
-    };
-    for_each_call(shape, per_call, workspaces_, [&](py::ssize_t k, int count) {
-      const LanePointers p = lane_pointers(
-          k, count, {q.array.data(), q.width}, strided_rates(qd, qd_array.has_value()),
-          strided_rates(qdd, qdd_array.has_value()), {rows, width});
-      quantities.evaluate_samples(count, p);
-    });
-    return out;
-  }
-  for_each_sample(shape, workspaces_, [&](py::ssize_t k) {
-    quantities.evaluate(coordinates(q, k, shape.batch), rates(qd, qd_array.has_value(), k),
-                        rates(qdd, qdd_array.has_value(), k),
-                        Eigen::Map<VecX<double>>(rows + k * width, width));
+  // A floating base's quaternion is normalised into a copy, one sample a call (no packs for it).
+  const bool floating = file_.model.floating();
+  for_each_call(shape, quantities.samples_per_call(), workspaces_, [&](py::ssize_t k, int count) {
+    LanePointers p =
+        lane_pointers(k, count, {q.array.data(), q.width}, rates(qd, qd_array.has_value()),
+                      rates(qdd, qdd_array.has_value()), {rows, width});
+    if (floating) p.q[0] = coordinates(q, k, shape.batch).data();
+    quantities.evaluate_samples(count, p);
   });
   return out;
 }
@@ -158,21 +148,14 @@ py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, 
     throw RunError(
         "the inertia matrix is not positive definite, so the accelerations are not defined");
   };
-  const int per_call = forward.samples_per_call();
-  if (per_call > 1) {  // packs of samples (a fixed base)
-    for_each_call(shape, per_call, workspaces_, [&](py::ssize_t k, int count) {
-      forward.evaluate_samples(
-          count, lane_pointers(k, count, {q.array.data(), q.width}, {qd.array.data(), qd.width},
-                               {tau.array.data(), tau.width}, {rows, width}));
-      if (!Eigen::Map<const VecX<double>>(rows + k * width, count * width).allFinite())
-        not_positive_definite();
-    });
-    return out;
-  }
-  for_each_sample(shape, workspaces_, [&](py::ssize_t k) {
-    Eigen::Map<VecX<double>> qdd(rows + k * width, width);
-    qdd = forward(coordinates(q, k, shape.batch), qd.row(k), tau.row(k));
-    if (!qdd.allFinite()) not_positive_definite();
+  const bool floating = file_.model.floating();  // as in evaluate
+  for_each_call(shape, forward.samples_per_call(), workspaces_, [&](py::ssize_t k, int count) {
+    LanePointers p = lane_pointers(k, count, {q.array.data(), q.width}, {qd.array.data(), qd.width},
+                                   {tau.array.data(), tau.width}, {rows, width});
+    if (floating) p.q[0] = coordinates(q, k, shape.batch).data();
+    forward.evaluate_samples(count, p);
+    if (!Eigen::Map<const VecX<double>>(rows + k * width, count * width).allFinite())
+      not_positive_definite();
   });
   return out;
 }

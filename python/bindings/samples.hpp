@@ -65,43 +65,34 @@ py::array_t<double> rows_array(const Shape& shape, Eigen::Index width);
 // off 1 by more than 1e-6 (docs/floating-base.md).
 void normalise_base_quaternion(Eigen::Ref<VecX<double>> q, const std::string& where);
 
-// evaluate(k) for every sample k with the GIL released and `workspaces` (the robot's) locked; a
-// RunError's message gets "sample k: " before it in a batch.
-template <typename Evaluate>
-void for_each_sample(const Shape& shape, std::mutex& workspaces, Evaluate&& evaluate) {
-  py::gil_scoped_release release;
-  const std::lock_guard<std::mutex> lock(workspaces);  // released before the GIL is taken again
-  for (py::ssize_t k = 0; k < shape.count; ++k) {
-    try {
-      evaluate(k);
-    } catch (const RunError& e) {
-      if (!shape.batch) throw;
-      throw RunError("sample " + std::to_string(k) + ": " + e.what());
-    }
-  }
-}
-
 // evaluate(k, count) for the samples k .. k + count - 1, `per_call` at a time (SampleQuantities'
 // and ForwardDynamics' samples_per_call: packs of samples where they apply), with the GIL
-// released and `workspaces` locked. A RunError is looked for again one sample at a time, so that
-// its message names the sample ("sample k: ") in a batch.
+// released and `workspaces` (the robot's) locked. A RunError's message gets "sample k: " before
+// it in a batch; a call of several samples that fails is evaluated again one sample at a time to
+// find which.
 template <typename Evaluate>
 void for_each_call(const Shape& shape, int per_call, std::mutex& workspaces, Evaluate&& evaluate) {
   py::gil_scoped_release release;
   const std::lock_guard<std::mutex> lock(workspaces);  // released before the GIL is taken again
+  const auto one = [&](py::ssize_t k) {
+    try {
+      evaluate(k, 1);
+    } catch (const RunError& e) {
+      if (!shape.batch) throw;
+      throw RunError("sample " + std::to_string(k) + ": " + e.what());
+    }
+  };
   for (py::ssize_t k = 0; k < shape.count; k += per_call) {
     const int count = static_cast<int>(std::min<py::ssize_t>(per_call, shape.count - k));
+    if (count == 1) {
+      one(k);
+      continue;
+    }
     try {
       evaluate(k, count);
-    } catch (const RunError& e) {
-      for (int j = 0; j < count; ++j) {
-        try {
-          evaluate(k + j, 1);
-        } catch (const RunError& one) {
-          if (!shape.batch) throw;
-          throw RunError("sample " + std::to_string(k + j) + ": " + one.what());
-        }
-      }
+    } catch (const RunError&) {
+      for (int j = 0; j < count; ++j)
+        one(k + j);
       throw;
     }
   }
