@@ -293,6 +293,23 @@ StateColumns state_columns(const std::vector<std::string>& prefixes, int n, bool
   return c;
 }
 
+namespace {
+
+// t, then `count` values read by value(i), as one CSV line at `p`, which must have room for
+// count + 1 numbers and their separators: returns the line's end.
+template <typename Value>
+char* write_line(char* p, double t, Eigen::Index count, Value value) {
+  p = write_shortest(p, t);
+  for (Eigen::Index i = 0; i < count; ++i) {
+    *p++ = ',';
+    p = write_shortest(p, value(i));
+  }
+  *p++ = '\n';
+  return p;
+}
+
+}  // namespace
+
 // The rows as numbers, a block at a time, formatted and written on a thread of their own. The
 // computing thread fills `filling_` and hands it over when it is full; the formatting thread
 // takes the blocks in order. Three blocks in all: one filling, one or two being formatted.
@@ -385,12 +402,9 @@ class CsvWriter::Formatter {
     for (const std::size_t end : b.row_ends) {
       const std::size_t used = text.size();
       text.resize(used + (end - begin) * (kShortestChars + 1));
-      char* p = text.data() + used;
-      for (std::size_t i = begin; i < end; ++i) {
-        if (i > begin) *p++ = ',';
-        p = write_shortest(p, b.numbers[i]);
-      }
-      *p++ = '\n';
+      const double* row = b.numbers.data() + begin;  // t, then the values
+      char* p = write_line(text.data() + used, row[0], static_cast<Eigen::Index>(end - begin - 1),
+                           [row](Eigen::Index i) { return row[i + 1]; });
       text.resize(static_cast<std::size_t>(p - text.data()));
       begin = end;
       if (text.size() >= kFlushSize) {
@@ -450,14 +464,6 @@ void CsvWriter::header(const std::vector<std::string>& names) {
   buffer_ += '\n';
 }
 
-// Room for `numbers` numbers and their separators at the end of the buffer, written in place:
-// returns where to write; end_row cuts the buffer back to what was written.
-char* CsvWriter::room_for(Eigen::Index numbers) {
-  const std::size_t used = buffer_.size();
-  buffer_.resize(used + static_cast<std::size_t>(numbers) * (kShortestChars + 1) + 1);
-  return buffer_.data() + used;
-}
-
 void CsvWriter::non_finite(double t, std::size_t column, double value) const {
   std::string message = "at t = " + shortest(t);
   if (!source_.empty()) message += " (" + source_ + " line " + std::to_string(source_line_) + ")";
@@ -488,17 +494,7 @@ void CsvWriter::row(double t, const Eigen::Ref<const VecX<double>>& values) {
       ++i;
     non_finite(t, static_cast<std::size_t>(i) + 1, values[i]);
   }
-  if (formatter_) {
-    formatter_->add(t, values.size(), [&values](Eigen::Index i) { return values[i]; });
-    count_row(t);
-    return;
-  }
-  char* p = write_shortest(room_for(values.size() + 1), t);
-  for (Eigen::Index i = 0; i < values.size(); ++i) {
-    *p++ = ',';
-    p = write_shortest(p, values[i]);
-  }
-  end_row(t, p);
+  add_row(t, values.size(), [&values](Eigen::Index i) { return values[i]; });
 }
 
 void CsvWriter::matrix_row(double t, const Eigen::Ref<const MatX<double>>& values) {
@@ -511,27 +507,22 @@ void CsvWriter::matrix_row(double t, const Eigen::Ref<const MatX<double>>& value
       }
     }
   }
-  if (formatter_) {
-    const Eigen::Index cols = values.cols();
-    formatter_->add(t, values.size(),
-                    [&values, cols](Eigen::Index k) { return values(k / cols, k % cols); });
-    count_row(t);
-    return;
-  }
-  char* p = write_shortest(room_for(values.size() + 1), t);
-  for (Eigen::Index i = 0; i < values.rows(); ++i) {
-    for (Eigen::Index j = 0; j < values.cols(); ++j) {
-      *p++ = ',';
-      p = write_shortest(p, values(i, j));
-    }
-  }
-  end_row(t, p);
+  const Eigen::Index cols = values.cols();
+  add_row(t, values.size(), [&values, cols](Eigen::Index k) { return values(k / cols, k % cols); });
 }
 
-void CsvWriter::end_row(double t, char* end) {
-  *end++ = '\n';
-  buffer_.resize(static_cast<std::size_t>(end - buffer_.data()));
-  if (buffer_.size() >= kFlushSize) flush();
+// One row, to the formatting thread or formatted here into the buffer.
+template <typename Value>
+void CsvWriter::add_row(double t, Eigen::Index count, Value value) {
+  if (formatter_) {
+    formatter_->add(t, count, value);
+  } else {
+    const std::size_t used = buffer_.size();
+    buffer_.resize(used + static_cast<std::size_t>(count + 1) * (kShortestChars + 1));
+    char* end = write_line(buffer_.data() + used, t, count, value);
+    buffer_.resize(static_cast<std::size_t>(end - buffer_.data()));
+    if (buffer_.size() >= kFlushSize) flush();
+  }
   count_row(t);
 }
 

@@ -124,8 +124,8 @@ class CsvWriter {
  private:
   class Formatter;  // the second thread of format_in_background
 
-  char* room_for(Eigen::Index numbers);
-  void end_row(double t, char* end);
+  template <typename Value>
+  void add_row(double t, Eigen::Index count, Value value);
   void count_row(double t);
   [[noreturn]] void non_finite(double t, std::size_t column, double value) const;
   void check_stop_signal() const;
