@@ -149,28 +149,34 @@ class SampleWriter {
     const int per_call = wrench_ ? 1 : quantities_.samples_per_call();
     for (int begin = 0; begin < count; begin += per_call) {
       const int samples = std::min(per_call, count - begin);
-      if (per_call == 1) {
-        write_one(first + begin * stride, lines ? lines[begin] : 0);
-        continue;
-      }
       const double* q = first + begin * stride + 1;  // each row is t, q, qd, qdd
-      const LanePointers p = lane_pointers(0, samples, {q, stride}, {q + nq_, stride},
-                                           {q + nq_ + nv_, stride}, {rows_.data(), rows_.rows()});
-      try {
-        quantities_.evaluate_samples(samples, p);
-      } catch (const RunError&) {  // again one by one, to write the rows before and name the time
-        for (int k = 0; k < samples; ++k)
-          write_one(first + (begin + k) * stride, lines ? lines[begin + k] : 0);
+      if (per_call > 1 &&
+          evaluated(samples,
+                    lane_pointers(0, samples, {q, stride}, {q + nq_, stride},
+                                  {q + nq_ + nv_, stride}, {rows_.data(), rows_.rows()}))) {
+        for (int k = 0; k < samples; ++k) {
+          csv_.set_source_line(lines ? lines[begin + k] : 0);
+          csv_.row(first[(begin + k) * stride], rows_.col(k));
+        }
         continue;
       }
-      for (int k = 0; k < samples; ++k) {
-        csv_.set_source_line(lines ? lines[begin + k] : 0);
-        csv_.row(first[(begin + k) * stride], rows_.col(k));
-      }
+      // One by one: without packs, or to write the rows before a failure and name its time.
+      for (int k = 0; k < samples; ++k)
+        write_one(first + (begin + k) * stride, lines ? lines[begin + k] : 0);
     }
   }
 
  private:
+  // The samples of one call into rows_; false if one failed (RunError, which names no time).
+  bool evaluated(int samples, const LanePointers& p) {
+    try {
+      quantities_.evaluate_samples(samples, p);
+      return true;
+    } catch (const RunError&) {
+      return false;
+    }
+  }
+
   void write_one(const double* row, long line) {
     using Map = Eigen::Map<const VecX<double>>;
     write(row[0], Map(row + 1, nq_), Map(row + 1 + nq_, nv_), Map(row + 1 + nq_ + nv_, nv_), line);

@@ -67,10 +67,10 @@ class SampleQuantities {
   // column order of docs/csv.md. `wrench` (base or world frame, or the frame's own axes with
   // wrench_in_tool_frame) acts on the frame when given. Throws RunError (no time in the message)
   // when the inertia matrix is not positive definite where that is checked or inverted.
+  // Where packs compute the quantity, evaluate takes them too (one lane used, without a wrench),
+  // so that a sample has the same numbers alone and in a batch.
   void evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
                 Eigen::Ref<VecX<double>> row, const Vec6<double>* wrench = nullptr);
-  // Where packs compute the quantity, evaluate takes them too (one lane used), so that a sample
-  // has the same numbers alone and in a batch.
   // Samples evaluated per call of evaluate_samples: a pack's width where the quantity, route
   // and robot allow packs (lanes/lane_quantities.hpp), else 1.
   int samples_per_call() const { return lanes_ ? LaneDynamics::width : 1; }

@@ -12,7 +12,7 @@
 
 namespace denoc {
 
-// Rows read from an input: `rows` rows of `columns` values, row-major, and the input line of each.
+// Rows read from an input: `rows` rows of `stride` values, row-major, and the input line of each.
 struct RowBlock {
   std::vector<double> values;
   std::vector<long> lines;
@@ -20,13 +20,12 @@ struct RowBlock {
   double fraction = -1;      // the fraction of the input read after this block, when known
   std::exception_ptr error;  // the reading stopped after these rows with this error
   bool last = false;         // no block comes after this one
-  const double* row(int k) const { return values.data() + static_cast<std::ptrdiff_t>(k) * stride; }
   int stride = 0;
 };
 
 class BlockReader {
  public:
-  // Reads one row into `row` (`columns` values) and its line into `line`; false at the end.
+  // Reads one row into `row` (`stride` values) and its line into `line`; false at the end.
   using ReadRow = std::function<bool(double* row, long& line)>;
   // The fraction of the input read so far, or a negative number when unknown.
   using Fraction = std::function<double()>;
