@@ -28,15 +28,15 @@ using denoc::MatX;
 using denoc::Model;
 using denoc::VecX;
 using denoc::Workspace;
-using Pack = denoc::Lanes<double>;
 using denoc_test::random_chains::Generator;
 using denoc_test::random_chains::JointMix;
-constexpr int kWidth = Pack::size;
 
 // One sample per lane: q, qd and x (qdd or tau) of lane l are samples[l].
+template <typename T>
 struct LaneSamples {
-  std::vector<VecX<double>> q, qd, x;
-  VecX<Pack> pack(const std::vector<VecX<double>>& v) const {
+  using Pack = denoc::Lanes<T>;
+  std::vector<VecX<T>> q, qd, x;
+  VecX<Pack> pack(const std::vector<VecX<T>>& v) const {
     VecX<Pack> p(v.front().size());
     for (Eigen::Index i = 0; i < p.size(); ++i)
       p[i] = Pack::generate([&](int lane) { return v[static_cast<std::size_t>(lane)][i]; });
@@ -44,12 +44,14 @@ struct LaneSamples {
   }
 };
 
-// A quantity on double and on packs, as a matrix (vectors as one column).
+// A quantity on T (double or float) and on packs of T, as a matrix (vectors as one column).
+template <typename T>
 struct Case {
+  using Pack = denoc::Lanes<T>;
   std::string name;
-  std::function<MatX<double>(const Model<double>&, Workspace<double>&, const VecX<double>&,
-                             const VecX<double>&, const VecX<double>&)>
-      on_double;
+  std::function<MatX<T>(const Model<T>&, Workspace<T>&, const VecX<T>&, const VecX<T>&,
+                        const VecX<T>&)>
+      on_scalar;
   std::function<MatX<Pack>(const Model<Pack>&, Workspace<Pack>&, const VecX<Pack>&,
                            const VecX<Pack>&, const VecX<Pack>&)>
       on_packs;
@@ -62,7 +64,8 @@ MatX<S> friction(const Model<S>& m, const VecX<S>& qd) {
   return f;
 }
 
-std::vector<Case> cases() {
+template <typename T>
+std::vector<Case<T>> cases() {
 #define DENOC_BOTH(EXPR)                                                                      \
   [](const auto& m, auto& ws, const auto& q, const auto& qd, const auto& x) {                 \
     static_cast<void>(ws), static_cast<void>(q), static_cast<void>(qd), static_cast<void>(x); \
@@ -85,7 +88,11 @@ std::vector<Case> cases() {
 #undef DENOC_BOTH
 }
 
-TEST(LaneValues, EveryLaneIsTheScalarRouteBitForBit) {
+// Every lane of every quantity on packs of T against the same recursion on T, on random mixed
+// chains with drives (friction on every joint), one joint at rest in lane 0 only.
+template <typename T>
+void expect_every_lane_bit_for_bit() {
+  using Pack = denoc::Lanes<T>;
   for (int n : {7, 30}) {
     Generator random(static_cast<std::uint32_t>(11 * n));
     const denoc_test::Chain chain =
@@ -93,24 +100,24 @@ TEST(LaneValues, EveryLaneIsTheScalarRouteBitForBit) {
     std::vector<denoc::LinkSpec<double>> links = denoc::links_from_dh(chain.convention, chain.dh);
     for (std::size_t i = 0; i < links.size(); ++i)  // drives with friction on every joint
       links[i].drive = {0.01, 1.0 + static_cast<double>(i), 0.2, 0.3, -0.25};
-    const Model<double> model(links, chain.gravity);
+    const Model<T> model = Model<double>(links, chain.gravity).template cast<T>();
     ASSERT_TRUE(model.has_friction());
-    const Model<Pack> packs = model.cast<Pack>();
-    Workspace<double> ws(model);
+    const Model<Pack> packs = model.template cast<Pack>();
+    Workspace<T> ws(model);
     Workspace<Pack> ws_packs(packs);
-    LaneSamples s;
-    for (int l = 0; l < kWidth; ++l) {
-      s.q.push_back(random.positions(chain));
-      s.qd.push_back(random.vector(n, 1.0));
-      s.x.push_back(random.vector(n, 2.0));
+    LaneSamples<T> s;
+    for (int l = 0; l < Pack::size; ++l) {
+      s.q.push_back(random.positions(chain).template cast<T>());
+      s.qd.push_back(random.vector(n, 1.0).template cast<T>());
+      s.x.push_back(random.vector(n, 2.0).template cast<T>());
     }
     s.qd[0][1] = 0;  // at rest: no Coulomb friction in lane 0 only
     const VecX<Pack> q = s.pack(s.q), qd = s.pack(s.qd), x = s.pack(s.x);
-    for (const Case& c : cases()) {
+    for (const Case<T>& c : cases<T>()) {
       const MatX<Pack> got = c.on_packs(packs, ws_packs, q, qd, x);
-      for (int l = 0; l < kWidth; ++l) {
+      for (int l = 0; l < Pack::size; ++l) {
         const auto lane = static_cast<std::size_t>(l);
-        const MatX<double> expected = c.on_double(model, ws, s.q[lane], s.qd[lane], s.x[lane]);
+        const MatX<T> expected = c.on_scalar(model, ws, s.q[lane], s.qd[lane], s.x[lane]);
         ASSERT_EQ(got.rows(), expected.rows());
         ASSERT_TRUE(expected.allFinite()) << c.name;
         for (Eigen::Index k = 0; k < expected.size(); ++k)
@@ -119,6 +126,16 @@ TEST(LaneValues, EveryLaneIsTheScalarRouteBitForBit) {
       }
     }
   }
+}
+
+TEST(LaneValues, EveryLaneIsTheScalarRouteBitForBit) {
+  expect_every_lane_bit_for_bit<double>();
+}
+
+// Packs of floats (twice the lanes) against float, the sines and cosines through doubles as the
+// scalar kernel takes them.
+TEST(LaneValues, EveryFloatLaneIsTheFloatRouteBitForBit) {
+  expect_every_lane_bit_for_bit<float>();
 }
 
 }  // namespace

@@ -73,11 +73,11 @@ void by_packs(const Samples& s, MatX<double>& out, Call call) {
 // The scalar route: saha/'s functions on double, with the drives' friction added to the forces
 // (and subtracted from tau before the forward dynamics) as SampleQuantities and ForwardDynamics
 // do (docs/robot-file.md); the inertia matrix row by row.
-VecX<double> scalar_row(const Model<double>& model, Workspace<double>& ws, Quantity quantity,
-                        bool friction, const VecX<double>& q, const VecX<double>& qd,
-                        const VecX<double>& x) {
+template <typename T>
+VecX<T> scalar_row(const Model<T>& model, Workspace<T>& ws, Quantity quantity, bool friction,
+                   const VecX<T>& q, const VecX<T>& qd, const VecX<T>& x) {
   const int n = model.dof();
-  VecX<double> f = VecX<double>::Zero(n);
+  VecX<T> f = VecX<T>::Zero(n);
   if (friction) friction_forces(model, qd, f);
   switch (quantity) {
     case Quantity::torques:
@@ -87,11 +87,11 @@ VecX<double> scalar_row(const Model<double>& model, Workspace<double>& ws, Quant
     case Quantity::gravity:
       return gravity_forces(model, ws, q);
     case Quantity::mass_matrix: {
-      const MatX<double> rows = generalized_inertia(model, ws, q).transpose();
-      return Eigen::Map<const VecX<double>>(rows.data(), rows.size());
+      const MatX<T> rows = generalized_inertia(model, ws, q).transpose();
+      return Eigen::Map<const VecX<T>>(rows.data(), rows.size());
     }
     default:  // the forward dynamics
-      return forward_dynamics(model, ws, q, qd, VecX<double>(x - f));
+      return forward_dynamics(model, ws, q, qd, VecX<T>(x - f));
   }
 }
 
@@ -114,8 +114,8 @@ TEST(Lanes, QuantitiesAgreeWithTheScalarRouteOnEveryFixedBaseRobot) {
       for (const bool friction : {true, false}) {
         MatX<double> expected(size, Samples::count), got(size, Samples::count);
         for (int k = 0; k < Samples::count; ++k)
-          expected.col(k) =
-              scalar_row(model, ws, quantity, friction, s.q.col(k), s.qd.col(k), s.x.col(k));
+          expected.col(k) = scalar_row<double>(model, ws, quantity, friction, s.q.col(k),
+                                               s.qd.col(k), s.x.col(k));
         got.setConstant(NAN);
         by_packs(s, got, [&](int count, const LanePointers& p) {
           if (forward) {
@@ -126,6 +126,50 @@ TEST(Lanes, QuantitiesAgreeWithTheScalarRouteOnEveryFixedBaseRobot) {
         });
         expect_rows_near(got, expected,
                          path + " " + (forward ? "forward dynamics" : quantity_name(quantity)));
+      }
+    }
+  }
+}
+
+// Packs of floats (LaneDynamicsOf<float>, twice the lanes) against saha/'s functions on float.
+// Within 2e-6 of the row's largest entry (16 units of float's last place): the packs run the
+// float route's operations, Eigen's packets of floats sum some products in another order than
+// the packs' coefficient-wise path (test_lane_values: bit for bit without them).
+TEST(Lanes, FloatPacksAgreeWithTheFloatRoute) {
+  using Floats = LaneDynamicsOf<float>;
+  constexpr int width = Floats::width;
+  static_assert(width == 2 * kWidth, "as many floats as doubles fill twice the lanes");
+  std::mt19937 rng(31);
+  for (const std::string& path : fixed_base_robots()) {
+    const Model<float> model = load_robot_file(path).model.cast<float>();
+    const int n = model.dof();
+    const Samples s(n, rng);
+    const MatX<float> q = s.q.cast<float>(), qd = s.qd.cast<float>(), x = s.x.cast<float>();
+    Floats lanes(model);
+    Workspace<float> ws(model);
+    for (const Quantity quantity : {Quantity::torques, Quantity::mass_matrix, Quantity::udu}) {
+      const bool forward = quantity == Quantity::udu;
+      const Eigen::Index size = quantity == Quantity::mass_matrix ? n * n : n;
+      MatX<float> expected(size, Samples::count), got(size, Samples::count);
+      for (int k = 0; k < Samples::count; ++k)
+        expected.col(k) = scalar_row(model, ws, quantity, true, VecX<float>(q.col(k)),
+                                     VecX<float>(qd.col(k)), VecX<float>(x.col(k)));
+      got.setConstant(NAN);
+      for (int k = 0; k < Samples::count; k += width) {
+        const int count = std::min(width, Samples::count - k);
+        const LanePointersOf<float> p = lane_pointers<float>(
+            k, count, {q.data(), n}, {qd.data(), n}, {x.data(), n}, {got.data(), size});
+        if (forward) {
+          lanes.forward(true, count, p);
+        } else {
+          lanes.evaluate(quantity, true, count, p);
+        }
+      }
+      for (int k = 0; k < Samples::count; ++k) {
+        const float scale = std::max(1.0f, expected.col(k).cwiseAbs().maxCoeff());
+        ASSERT_LE((got.col(k) - expected.col(k)).cwiseAbs().maxCoeff(), 2e-6f * scale)
+            << path << " " << (forward ? "forward dynamics" : quantity_name(quantity))
+            << ", sample " << k;
       }
     }
   }
@@ -170,6 +214,27 @@ TEST(Lanes, SinesAndCosinesAreTheScalarKernelsBitForBit) {
     sin_cos(&q, 1, &s, &c);
     for (int l = 0; l < kWidth; ++l) {
       double s_ref, c_ref;
+      sin_cos(q[l], s_ref, c_ref);
+      EXPECT_EQ(s[l], s_ref) << "sin " << q[l];
+      EXPECT_EQ(c[l], c_ref) << "cos " << q[l];
+    }
+  }
+}
+
+// Packs of floats through doubles, as the scalar float kernel.
+TEST(Lanes, FloatSinesAndCosinesAreTheScalarKernelsBitForBit) {
+  using Floats = Lanes<float>;
+  const std::vector<float> angles = {
+      0,      -0.0f,   0.3f,   1.6f, -1.6f,  3.2f,  -3.2f, 4.8f,   -4.8f,   1e-9f,  7.0f,
+      -25.1f, 99999.f, -99999, 1e5f, 1.5e5f, -3e7f, 1e12f, 0.785f, -0.786f, 2.356f, -2.357f,
+      6.283f, -6.284f, 0.1f,   0.2f, 0.4f,   0.8f,  1.2f,  2.4f,   4.4f,    8.8f};
+  for (std::size_t k = 0; k + Floats::size <= angles.size(); k += Floats::size) {
+    const Floats q =
+        Floats::generate([&](int lane) { return angles[k + static_cast<std::size_t>(lane)]; });
+    Floats s, c;
+    sin_cos(&q, 1, &s, &c);
+    for (int l = 0; l < Floats::size; ++l) {
+      float s_ref, c_ref;
       sin_cos(q[l], s_ref, c_ref);
       EXPECT_EQ(s[l], s_ref) << "sin " << q[l];
       EXPECT_EQ(c[l], c_ref) << "cos " << q[l];

@@ -1,7 +1,7 @@
 // Many samples per instruction (src/denoc/lanes/): per sample, the scalar route and the packs on
 // the same block of distinct samples, interleaved by Google Benchmark, for the inverse dynamics,
-// the inertia matrix and the O(n) forward dynamics of a robot file (scripts/bench --lanes reports
-// the ratios; docs/performance.md).
+// the inertia matrix and the O(n) forward dynamics of a robot file, in double and in float
+// (scalar/ and lanes/ for double, scalar_float/ and lanes_float/; docs/performance.md).
 //   denoc_lanes_bench ROBOT [Google Benchmark options]
 #include <benchmark/benchmark.h>
 
@@ -22,22 +22,25 @@ using denoc::VecX;
 constexpr long kSamples = 4096;  // a block that stays in the cache, as ridim's blocks do
 
 // Sample k's entry i (column k = sample k): smooth, in [-1.5, 1.5].
-MatX<double> samples(long width, double phase) {
-  MatX<double> x(width, kSamples);
+template <typename T>
+MatX<T> samples(long width, double phase) {
+  MatX<T> x(width, kSamples);
   for (long k = 0; k < kSamples; ++k)
     for (long i = 0; i < width; ++i)
-      x(i, k) = 1.5 * std::sin(0.37 * static_cast<double>(k) + static_cast<double>(i) + phase);
+      x(i, k) = static_cast<T>(
+          1.5 * std::sin(0.37 * static_cast<double>(k) + static_cast<double>(i) + phase));
   return x;
 }
 
 enum class Kind { inverse_dynamics, mass_matrix, forward_dynamics };
 
-// The scalar route: the saha/ functions on double, one sample after the other.
-void run_scalar(benchmark::State& state, const denoc::Model<double>& model, Kind kind) {
+// The scalar route: the saha/ functions on T, one sample after the other.
+template <typename T>
+void run_scalar(benchmark::State& state, const denoc::Model<T>& model, Kind kind) {
   const int n = model.dof();
-  const MatX<double> q = samples(n, 0), qd = samples(n, 1), x = samples(n, 2);
-  denoc::Workspace<double> ws(model);
-  MatX<double> out(kind == Kind::mass_matrix ? n * n : n, kSamples);
+  const MatX<T> q = samples<T>(n, 0), qd = samples<T>(n, 1), x = samples<T>(n, 2);
+  denoc::Workspace<T> ws(model);
+  MatX<T> out(kind == Kind::mass_matrix ? n * n : n, kSamples);
   for (auto _ : state) {
     for (long k = 0; k < kSamples; ++k) {
       switch (kind) {
@@ -58,17 +61,18 @@ void run_scalar(benchmark::State& state, const denoc::Model<double>& model, Kind
   state.SetItemsProcessed(state.iterations() * kSamples);
 }
 
-// The packs: LaneDynamics, `width` samples per call, gathering and scattering included.
-void run_lanes(benchmark::State& state, const denoc::Model<double>& model, Kind kind) {
+// The packs: LaneDynamicsOf<T>, `width` samples per call, gathering and scattering included.
+template <typename T>
+void run_lanes(benchmark::State& state, const denoc::Model<T>& model, Kind kind) {
   const int n = model.dof();
-  const MatX<double> q = samples(n, 0), qd = samples(n, 1), x = samples(n, 2);
-  denoc::LaneDynamics lanes(model);
-  constexpr int width = denoc::LaneDynamics::width;
-  MatX<double> out(kind == Kind::mass_matrix ? n * n : n, kSamples);
+  const MatX<T> q = samples<T>(n, 0), qd = samples<T>(n, 1), x = samples<T>(n, 2);
+  denoc::LaneDynamicsOf<T> lanes(model);
+  constexpr int width = denoc::LaneDynamicsOf<T>::width;
+  MatX<T> out(kind == Kind::mass_matrix ? n * n : n, kSamples);
   for (auto _ : state) {
     for (long k = 0; k < kSamples; k += width) {
-      const denoc::LanePointers p = denoc::lane_pointers(k, width, {q.data(), n}, {qd.data(), n},
-                                                         {x.data(), n}, {out.data(), out.rows()});
+      const denoc::LanePointersOf<T> p = denoc::lane_pointers<T>(
+          k, width, {q.data(), n}, {qd.data(), n}, {x.data(), n}, {out.data(), out.rows()});
       switch (kind) {
         case Kind::inverse_dynamics:
           lanes.evaluate(denoc::Quantity::torques, false, width, p);
@@ -99,7 +103,9 @@ int main(int argc, char** argv) {
     std::cerr << "denoc_lanes_bench: a fixed-base robot file, please\n";
     return 2;
   }
-  std::cout << "lanes: " << denoc::LaneDynamics::width << " doubles per pack\n";
+  static const denoc::Model<float> model_float = robot.model.cast<float>();
+  std::cout << "lanes: " << denoc::LaneDynamics::width << " doubles, "
+            << denoc::LaneDynamicsOf<float>::width << " floats per pack\n";
   for (const auto& [name, kind] :
        {std::pair{"id", Kind::inverse_dynamics}, std::pair{"gim", Kind::mass_matrix},
         std::pair{"fd", Kind::forward_dynamics}}) {
@@ -109,6 +115,12 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(
         (std::string("lanes/") + name).c_str(),
         [kind = kind](benchmark::State& s) { run_lanes(s, robot.model, kind); });
+    benchmark::RegisterBenchmark(
+        (std::string("scalar_float/") + name).c_str(),
+        [kind = kind](benchmark::State& s) { run_scalar(s, model_float, kind); });
+    benchmark::RegisterBenchmark(
+        (std::string("lanes_float/") + name).c_str(),
+        [kind = kind](benchmark::State& s) { run_lanes(s, model_float, kind); });
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

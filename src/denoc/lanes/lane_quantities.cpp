@@ -7,28 +7,17 @@
 
 namespace denoc {
 
-LanePointers lane_pointers(long first, int count, Strided<const double> q, Strided<const double> qd,
-                           Strided<const double> qdd, Strided<double> out) {
-  LanePointers p{};
-  for (int j = 0; j < count; ++j) {
-    const long k = first + j;
-    p.q[j] = q.data + k * q.stride;
-    p.qd[j] = qd.data + k * qd.stride;
-    p.qdd[j] = qdd.data + k * qdd.stride;
-    p.out[j] = out.data + k * out.stride;
-  }
-  return p;
-}
-
-LaneDynamics::LaneDynamics(const Model<double>& model)
-    : model_lanes_(model.cast<Pack>()),
+template <typename T>
+LaneDynamicsOf<T>::LaneDynamicsOf(const Model<T>& model)
+    : model_lanes_(model.template cast<Pack>()),
       ws_(model_lanes_),
       q_(model.dof()),
       qd_(model.dof()),
       qdd_(model.dof()),
       friction_(model.dof()) {}
 
-bool LaneDynamics::supports(Quantity quantity, Route route, const Model<double>& model) {
+template <typename T>
+bool LaneDynamicsOf<T>::supports(Quantity quantity, Route route, const Model<T>& model) {
   if (model.floating() || route != Route::denoc) return false;
   switch (quantity) {
     case Quantity::torques:
@@ -41,13 +30,15 @@ bool LaneDynamics::supports(Quantity quantity, Route route, const Model<double>&
   }
 }
 
-bool LaneDynamics::supports_forward(Route route, const Model<double>& model) {
+template <typename T>
+bool LaneDynamicsOf<T>::supports_forward(Route route, const Model<T>& model) {
   return !model.floating() && route == Route::udu;
 }
 
 // The samples into the packs, lane k from sample k; the lanes beyond `count` repeat sample 0, so
 // that every lane holds a valid state and no lane computes with garbage.
-void LaneDynamics::gather(int count, const LanePointers& samples) {
+template <typename T>
+void LaneDynamicsOf<T>::gather(int count, const Pointers& samples) {
   const auto from = [count](int lane) { return lane < count ? lane : 0; };
   for (int i = 0; i < model_lanes_.dof(); ++i) {
     q_[i] = Pack::generate([&](int lane) { return samples.q[from(lane)][i]; });
@@ -57,7 +48,8 @@ void LaneDynamics::gather(int count, const LanePointers& samples) {
 }
 
 // Lane k of `values` into samples.out[k], for the samples there are.
-void LaneDynamics::scatter(const VecX<Pack>& values, int count, const LanePointers& samples) {
+template <typename T>
+void LaneDynamicsOf<T>::scatter(const VecX<Pack>& values, int count, const Pointers& samples) {
   for (int k = 0; k < count; ++k) {
     for (Eigen::Index i = 0; i < values.size(); ++i)
       samples.out[k][i] = values[i][k];
@@ -66,16 +58,18 @@ void LaneDynamics::scatter(const VecX<Pack>& values, int count, const LanePointe
 
 // The forces with the drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md), chosen lane
 // by lane on the sign of qd, into the samples' rows.
-void LaneDynamics::scatter_forces(const VecX<Pack>& forces, bool friction, int count,
-                                  const LanePointers& samples) {
+template <typename T>
+void LaneDynamicsOf<T>::scatter_forces(const VecX<Pack>& forces, bool friction, int count,
+                                       const Pointers& samples) {
   if (!friction) return scatter(forces, count, samples);
   friction_forces(model_lanes_, qd_, friction_);
   friction_ += forces;
   scatter(friction_, count, samples);
 }
 
-void LaneDynamics::evaluate(Quantity quantity, bool friction, int count,
-                            const LanePointers& samples) {
+template <typename T>
+void LaneDynamicsOf<T>::evaluate(Quantity quantity, bool friction, int count,
+                                 const Pointers& samples) {
   gather(count, samples);
   const int n = model_lanes_.dof();
   switch (quantity) {
@@ -103,7 +97,8 @@ void LaneDynamics::evaluate(Quantity quantity, bool friction, int count,
   }
 }
 
-void LaneDynamics::forward(bool friction, int count, const LanePointers& samples) {
+template <typename T>
+void LaneDynamicsOf<T>::forward(bool friction, int count, const Pointers& samples) {
   gather(count, samples);  // tau in qdd_
   if (friction) {
     friction_forces(model_lanes_, qd_, friction_);
@@ -111,5 +106,8 @@ void LaneDynamics::forward(bool friction, int count, const LanePointers& samples
   }
   scatter(forward_dynamics(model_lanes_, ws_, q_, qd_, qdd_), count, samples);
 }
+
+template class LaneDynamicsOf<double>;
+template class LaneDynamicsOf<float>;
 
 }  // namespace denoc

@@ -18,13 +18,16 @@ namespace denoc {
 
 enum class Quantity;  // quantities.hpp
 
-// Pointers to `width` samples' vectors: sample k's at [k], lanes beyond the count unused.
-struct LanePointers {
-  const double* q[Lanes<double>::size];
-  const double* qd[Lanes<double>::size];
-  const double* qdd[Lanes<double>::size];  // or tau for the forward dynamics
-  double* out[Lanes<double>::size];
+// Pointers to `width` samples' vectors of T (double or float): sample k's at [k], lanes beyond
+// the count unused.
+template <typename T>
+struct LanePointersOf {
+  const T* q[Lanes<T>::size];
+  const T* qd[Lanes<T>::size];
+  const T* qdd[Lanes<T>::size];  // or tau for the forward dynamics
+  T* out[Lanes<T>::size];
 };
+using LanePointers = LanePointersOf<double>;
 
 // Where one vector of consecutive samples lies: sample k's at data + k * stride (a stride of 0
 // gives every sample the same vector).
@@ -35,37 +38,60 @@ struct Strided {
 };
 
 // The pointers to samples first .. first + count - 1 of vectors laid out so.
-LanePointers lane_pointers(long first, int count, Strided<const double> q, Strided<const double> qd,
-                           Strided<const double> qdd, Strided<double> out);
+template <typename T>
+LanePointersOf<T> lane_pointers(long first, int count, Strided<const T> q, Strided<const T> qd,
+                                Strided<const T> qdd, Strided<T> out) {
+  LanePointersOf<T> p{};
+  for (int j = 0; j < count; ++j) {
+    const long k = first + j;
+    p.q[j] = q.data + k * q.stride;
+    p.qd[j] = qd.data + k * qd.stride;
+    p.qdd[j] = qdd.data + k * qdd.stride;
+    p.out[j] = out.data + k * out.stride;
+  }
+  return p;
+}
+inline LanePointers lane_pointers(long first, int count, Strided<const double> q,
+                                  Strided<const double> qd, Strided<const double> qdd,
+                                  Strided<double> out) {
+  return lane_pointers<double>(first, count, q, qd, qdd, out);
+}
 
-// The model broadcast to every lane and a workspace of packs, built once.
-class LaneDynamics {
+// The model broadcast to every lane and a workspace of packs, built once. T is double (what the
+// command lines and the Python module use) or float (twice the lanes; LaneDynamicsOf<float> from
+// a Model<float>).
+template <typename T>
+class LaneDynamicsOf {
  public:
-  using Pack = Lanes<double>;
+  using Pack = Lanes<T>;
+  using Pointers = LanePointersOf<T>;
   static constexpr int width = Pack::size;
 
-  explicit LaneDynamics(const Model<double>& model);
+  explicit LaneDynamicsOf(const Model<T>& model);
 
   // Whether the lanes compute `quantity` by `route` for this model (a fixed base, DeNOC).
-  static bool supports(Quantity quantity, Route route, const Model<double>& model);
+  static bool supports(Quantity quantity, Route route, const Model<T>& model);
   // The same for the forward dynamics (ForwardDynamics): a fixed base, the O(n) route.
-  static bool supports_forward(Route route, const Model<double>& model);
+  static bool supports_forward(Route route, const Model<T>& model);
 
   // `count` <= width samples of q, qd, qdd: the quantity's row (docs/csv.md) into out[k]; the
   // drives' friction added to the forces when `friction`.
-  void evaluate(Quantity quantity, bool friction, int count, const LanePointers& samples);
+  void evaluate(Quantity quantity, bool friction, int count, const Pointers& samples);
   // qdd = I^-1 (tau - h - friction) for `count` samples of q, qd and tau (in qdd[k]), into out[k].
-  void forward(bool friction, int count, const LanePointers& samples);
+  void forward(bool friction, int count, const Pointers& samples);
 
  private:
-  void gather(int count, const LanePointers& samples);
-  static void scatter(const VecX<Pack>& values, int count, const LanePointers& samples);
-  void scatter_forces(const VecX<Pack>& forces, bool friction, int count,
-                      const LanePointers& samples);
+  void gather(int count, const Pointers& samples);
+  static void scatter(const VecX<Pack>& values, int count, const Pointers& samples);
+  void scatter_forces(const VecX<Pack>& forces, bool friction, int count, const Pointers& samples);
 
   Model<Pack> model_lanes_;
   Workspace<Pack> ws_;
   VecX<Pack> q_, qd_, qdd_, friction_;
 };
+
+using LaneDynamics = LaneDynamicsOf<double>;
+extern template class LaneDynamicsOf<double>;
+extern template class LaneDynamicsOf<float>;
 
 }  // namespace denoc

@@ -1,10 +1,10 @@
 // Many samples per instruction: a scalar type whose every value is a pack of independent
 // samples, one per SIMD lane, so that the same templated algorithms (the DeNOC recursions of
-// saha/, the model, the joint frames) run on 2, 4 or 8 samples at once, as they run on double,
+// saha/, the model, the joint frames) run on 2 to 16 samples at once, as they run on double,
 // float and the counting scalar (count/counted.hpp). The pack is GCC's std::experimental::simd
-// (Parallelism TS 2, in libstdc++ since GCC 11) of the machine's native width: 2 doubles with
-// SSE2, 4 with AVX2 (x86-64-v3), 8 with AVX-512; docs/performance.md says why it and not xsimd or
-// Eigen's packets.
+// (Parallelism TS 2, in libstdc++ since GCC 11) of the machine's native width: 2 doubles (4
+// floats) with SSE2, 4 (8) with AVX2 (x86-64-v3), 8 (16) with AVX-512; docs/performance.md says
+// why it and not xsimd or Eigen's packets.
 //
 // A branch on a value is a branch on every lane at once, so a comparison gives a LaneMask, which
 // converts to bool only when its lanes agree: the model's constants are the same in every lane
@@ -16,6 +16,7 @@
 #include <cmath>
 #include <experimental/simd>
 #include <stdexcept>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -50,9 +51,11 @@ class Lanes {
   static constexpr int size = static_cast<int>(Simd::size());
 
   Lanes() = default;
-  // Implicit, as double is from its literals: `S(0)`, `x * 2` and Eigen's constants read so.
-  Lanes(T value) : v_(value) {}                    // NOLINT(google-explicit-constructor): broadcast
-  Lanes(int value) : v_(static_cast<T>(value)) {}  // NOLINT(google-explicit-constructor)
+  // Implicit from any number, broadcast, as double and float are from literals: `S(0)`, `x * 2`,
+  // `S(0.5)` and Eigen's constants read so (for packs of floats a double literal is rounded to
+  // float as `float(0.5)` would be).
+  template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U>>>
+  Lanes(U value) : v_(static_cast<T>(value)) {}  // NOLINT(google-explicit-constructor)
   explicit Lanes(const Simd& v) : v_(v) {}
 
   const Simd& simd() const { return v_; }
@@ -135,43 +138,66 @@ class Lanes {
   Simd v_;
 };
 
-// The joint angles' sines and cosines on packs of doubles: kernels/sin_cos.hpp's reduction, series
-// and quadrant selection, the same operations in the same order on every lane, so that each lane
-// is the scalar kernel's value bit for bit. Only the quadrant k mod 4 and the factors it selects
-// are found differently (exactly, by comparisons) instead of from the bits of `shifted`. Lanes
-// beyond the reduction's range (rare) take std::sin and std::cos, as the scalar kernel does.
-inline void sin_cos(const Lanes<double>* q, int n, Lanes<double>* sin_q, Lanes<double>* cos_q) {
-  using namespace detail;
-  using V = Lanes<double>::Simd;
-  for (int i = 0; i < n; ++i) {
-    const V x = q[i].simd();
-    const V shifted = x * kTwoOverPi + kRoundToInteger;
-    const V k = shifted - kRoundToInteger;
-    const V r = ((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
-    const V z = r * r;
-    const V s = sin_series(r, z), c = cos_series(z);
-    // k mod 4 without a floor (a library call on SSE2): k - 4 round(k/4) is in -2..2, exact.
-    V quadrant = k - 4 * (((k * 0.25) + kRoundToInteger) - kRoundToInteger);
-    stdx::where(quadrant < 0, quadrant) += 4;  // 0, 1, 2, 3
-    const V one = 1, zero = 0;
-    V swap = zero, sin_sign = one, cos_sign = one;
-    stdx::where(quadrant == 1 || quadrant == 3, swap) = one;       // quadrant & 1
-    stdx::where(quadrant >= 2, sin_sign) = -one;                   // (quadrant >> 1) & 1
-    stdx::where(quadrant == 1 || quadrant == 2, cos_sign) = -one;  // ((quadrant + 1) >> 1) & 1
-    V sin_x = sin_sign * (s * (1 - swap) + c * swap);
-    V cos_x = cos_sign * (c * (1 - swap) + s * swap);
-    const auto outside = !(stdx::abs(x) <= kMaxReduced);
-    if (stdx::any_of(outside)) {
-      for (int l = 0; l < Lanes<double>::size; ++l) {
-        if (!outside[l]) continue;
-        double s_l, c_l;
-        sin_cos(static_cast<double>(x[l]), s_l, c_l);
-        sin_x[l] = s_l;
-        cos_x[l] = c_l;
-      }
+namespace detail {
+
+// The joint angles' sines and cosines on a pack V of doubles (any width): kernels/sin_cos.hpp's
+// reduction, series and quadrant selection, the same operations in the same order on every lane,
+// so that each lane is the scalar kernel's value bit for bit. Only the quadrant k mod 4 and the
+// factors it selects are found differently (exactly, by comparisons) instead of from the bits of
+// `shifted`. Lanes beyond the reduction's range (rare) take std::sin and std::cos, as the scalar
+// kernel does.
+template <typename V>
+void sin_cos_pack(const V& x, V& sin_x, V& cos_x) {
+  const V shifted = x * kTwoOverPi + kRoundToInteger;
+  const V k = shifted - kRoundToInteger;
+  const V r = ((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
+  const V z = r * r;
+  const V s = sin_series(r, z), c = cos_series(z);
+  // k mod 4 without a floor (a library call on SSE2): k - 4 round(k/4) is in -2..2, exact.
+  V quadrant = k - 4 * (((k * 0.25) + kRoundToInteger) - kRoundToInteger);
+  stdx::where(quadrant < 0, quadrant) += 4;  // 0, 1, 2, 3
+  const V one = 1, zero = 0;
+  V swap = zero, sin_sign = one, cos_sign = one;
+  stdx::where(quadrant == 1 || quadrant == 3, swap) = one;       // quadrant & 1
+  stdx::where(quadrant >= 2, sin_sign) = -one;                   // (quadrant >> 1) & 1
+  stdx::where(quadrant == 1 || quadrant == 2, cos_sign) = -one;  // ((quadrant + 1) >> 1) & 1
+  sin_x = sin_sign * (s * (1 - swap) + c * swap);
+  cos_x = cos_sign * (c * (1 - swap) + s * swap);
+  const auto outside = !(stdx::abs(x) <= kMaxReduced);
+  if (stdx::any_of(outside)) {
+    for (int l = 0; l < static_cast<int>(V::size()); ++l) {
+      if (!outside[l]) continue;
+      double s_l, c_l;
+      sin_cos(static_cast<double>(x[l]), s_l, c_l);
+      sin_x[l] = s_l;
+      cos_x[l] = c_l;
     }
-    sin_q[i] = Lanes<double>(sin_x);
-    cos_q[i] = Lanes<double>(cos_x);
+  }
+}
+
+}  // namespace detail
+
+// sin q_i and cos q_i of n packs of doubles.
+inline void sin_cos(const Lanes<double>* q, int n, Lanes<double>* sin_q, Lanes<double>* cos_q) {
+  for (int i = 0; i < n; ++i) {
+    Lanes<double>::Simd s, c;
+    detail::sin_cos_pack(q[i].simd(), s, c);
+    sin_q[i] = Lanes<double>(s);
+    cos_q[i] = Lanes<double>(c);
+  }
+}
+
+// Packs of floats through doubles, as the scalar kernel takes a float (sin_cos.hpp): the angles
+// widened exactly to as many doubles (two or more native packs), the results rounded back, so
+// each lane is the scalar float's value bit for bit.
+inline void sin_cos(const Lanes<float>* q, int n, Lanes<float>* sin_q, Lanes<float>* cos_q) {
+  using Wide = stdx::fixed_size_simd<double, Lanes<float>::size>;
+  using Narrow = Lanes<float>::Simd;
+  for (int i = 0; i < n; ++i) {
+    Wide s, c;
+    detail::sin_cos_pack(stdx::static_simd_cast<Wide>(q[i].simd()), s, c);
+    sin_q[i] = Lanes<float>(stdx::static_simd_cast<Narrow>(s));
+    cos_q[i] = Lanes<float>(stdx::static_simd_cast<Narrow>(c));
   }
 }
 
