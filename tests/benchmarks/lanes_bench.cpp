@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   static const denoc::Model<float> model_float = robot.model.cast<float>();
-  std::cout << "lanes: " << denoc::LaneDynamics::width << " doubles, "
+  std::cerr << "lanes: " << denoc::LaneDynamics::width << " doubles, "
             << denoc::LaneDynamicsOf<float>::width << " floats per pack\n";
   for (const auto& [name, kind] :
        {std::pair{"id", Kind::inverse_dynamics}, std::pair{"gim", Kind::mass_matrix},
