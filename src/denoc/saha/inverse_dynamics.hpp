@@ -54,16 +54,16 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
     const S s = model.joint(i).p[2];
     const Vec3<S> p_v = linear(model.joint(i).p);
     // t_i = B_{i,i-1} t_{i-1} + p_i qd_i, Eq. (12)
-    const Vec3<S> w_parent = E.transpose() * w;
+    const Vec3<S> w_parent = transposed_times(E, w);
     const Vec3<S> carried = cross(w_parent, ell);  // omega_{i-1} x ell
     const Vec3<S> ell_rate = carried + p_v * qd[i];
     w = w_parent;
     w.z() += s * qd[i];
-    v = E.transpose() * v + ell_rate;
+    v = transposed_times(E, v) + ell_rate;
     // xi_i = B_{i,i-1} xi_{i-1} + Bdot_{i,i-1} t_{i-1} + p_i qdd_i + Omega_i p_i qd_i, Eq. (32),
     // with Bdot_{i,i-1} t_{i-1} = [0; omega_{i-1} x d(ell)/dt] and omega_i x e_z = (w_y, -w_x, 0)
-    dw = E.transpose() * dw;
-    dv = E.transpose() * dv + cross(dw, ell) + cross(w_parent, ell_rate);
+    dw = transposed_times(E, dw);
+    dv = transposed_times(E, dv) + cross(dw, ell) + cross(w_parent, ell_rate);
     dw += Vec3<S>(s * w.y() * qd[i], -s * w.x() * qd[i], s * qdd[i]);
     dv += p_v * qdd[i] + cross(w, p_v) * qd[i];
     // Stored half by half: clang with AVX2 compiles a comma initializer (t << w, v) into an
