@@ -160,10 +160,8 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
                                 ConstVectorRef<double> qdd, Eigen::Ref<VecX<double>> row,
                                 const Vec6<double>* wrench) {
   if (lanes_ && !wrench) {  // as one sample of a batch, so that both give the same numbers
-    LanePointers sample{};
-    sample.q[0] = q.data(), sample.qd[0] = qd.data(), sample.qdd[0] = qdd.data();
-    sample.out[0] = row.data();
-    evaluate_samples(1, sample);
+    evaluate_samples(
+        1, lane_pointers(0, 1, {q.data(), 0}, {qd.data(), 0}, {qdd.data(), 0}, {row.data(), 0}));
     return;
   }
   check_positive_definite_.check(q);
@@ -302,10 +300,9 @@ void ForwardDynamics::evaluate_samples(int count, const LanePointers& samples) {
 const VecX<double>& ForwardDynamics::operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                                 ConstVectorRef<double> tau) {
   if (lanes_) {  // as one sample of a batch, so that both give the same numbers
-    LanePointers sample{};
-    sample.q[0] = q.data(), sample.qd[0] = qd.data(), sample.qdd[0] = tau.data();
-    sample.out[0] = qdd_.data();
-    lanes_->forward(friction_, 1, sample);
+    lanes_->forward(
+        friction_, 1,
+        lane_pointers(0, 1, {q.data(), 0}, {qd.data(), 0}, {tau.data(), 0}, {qdd_.data(), 0}));
     return qdd_;
   }
   if (!friction_) return forward_dynamics(route_, dynamics_, q, qd, tau);
