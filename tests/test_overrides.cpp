@@ -70,7 +70,7 @@ std::string message_of(const std::string& text, const std::vector<denoc::Overrid
   try {
     denoc::parse_robot_file(text, "arm.yaml", overrides);
   } catch (const denoc::InputError& e) {
-    return e.what();
+    return e.worded(denoc::Wording::command_line);
   }
   return "(accepted)";
 }
@@ -99,7 +99,9 @@ TEST(Overrides, ValuesMustBeFiniteNumbers) {
       denoc::parse_override(bad);
       ADD_FAILURE() << bad << " was accepted";
     } catch (const denoc::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("--set links[1].mass"), std::string::npos) << e.what();
+      EXPECT_NE(e.worded(denoc::Wording::command_line).find("--set links[1].mass"),
+                std::string::npos)
+          << e.what();
     }
   }
 }
@@ -221,7 +223,7 @@ TEST_F(OverridesCli, BadOverridesExitWithTwoAndNameTheKey) {
   write("out.csv", "earlier output\n");
   const std::map<std::string, std::string> expected = {
       {"'links[7].mass=2'", "arm.yaml: --set links[7].mass: links[7]: no such entry"},
-      {"'links[1].mass=heavy'", "--set links[1].mass=heavy: 'heavy' is not a finite number"},
+      {"'links[1].mass=heavy'", "--set links[1].mass: 'heavy' is not a finite number"},
       {"'links[1].mass=-1'", "arm.yaml: links[1].mass: must be positive"},
       {"links.1.mass=2", "arm.yaml: --set links.1.mass: links.1: not a key here"},
       {"mass", "--set mass: expected KEY=VALUE"},

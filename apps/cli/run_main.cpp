@@ -29,8 +29,12 @@ int run_body(const char* program, const std::function<void()>& body, bool& refus
   } catch (const InputError& e) {
     // What was written before the failure goes out before the message says why it stopped.
     std::cout.flush();
-    std::cerr << program << ": " << e.what() << '\n';
+    std::cerr << program << ": " << e.worded(Wording::command_line) << '\n';
     return 2;
+  } catch (const RunError& e) {
+    std::cout.flush();
+    std::cerr << program << ": " << e.worded(Wording::command_line) << '\n';
+    return 1;
   } catch (const std::exception& e) {
     std::cout.flush();
     std::cerr << program << ": " << e.what() << '\n';

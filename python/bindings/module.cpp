@@ -13,9 +13,19 @@ void bind_simulate(py::module_& m);
 PYBIND11_MODULE(_denoc, m) {
   namespace py = pybind11;
   m.doc() = "The suite's C++ library; use the package denoc, which wraps it.";
-  // Bad input (exit status 2 in the apps) and a failure while computing (exit status 1).
-  py::register_exception<denoc::InputError>(m, "InputError", PyExc_ValueError);
-  py::register_exception<denoc::RunError>(m, "ComputeError", PyExc_RuntimeError);
+  // Bad input (exit status 2 in the apps) and a failure while computing (exit status 1), their
+  // messages naming keyword arguments where the apps name options (errors.hpp).
+  static py::exception<denoc::InputError> input_error(m, "InputError", PyExc_ValueError);
+  static py::exception<denoc::RunError> compute_error(m, "ComputeError", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    try {
+      if (thrown) std::rethrow_exception(thrown);
+    } catch (const denoc::InputError& e) {
+      input_error(e.worded(denoc::Wording::python).c_str());
+    } catch (const denoc::RunError& e) {
+      compute_error(e.worded(denoc::Wording::python).c_str());
+    }
+  });
   m.attr("__version__") = DENOC_VERSION;
   denoc::python::bind_robot(m);
   denoc::python::bind_simulate(m);

@@ -79,7 +79,7 @@ void for_each_call(const Shape& shape, int per_call, std::mutex& workspaces, Eva
       evaluate(k, 1);
     } catch (const RunError& e) {
       if (!shape.batch) throw;
-      throw RunError("sample " + std::to_string(k) + ": " + e.what());
+      throw RunError("sample " + std::to_string(k) + ": " + e.message());
     }
   };
   for (py::ssize_t k = 0; k < shape.count; k += per_call) {

@@ -88,7 +88,7 @@ check_first_pass() {
   expect_eq "$(field 3 exit_status)" 2 "run 3 exit_status"
   expect_eq "$(field 3 error)" "ridim: $ROBOTS/planar3.yaml: links[1].mass: must be positive" "run 3 error"
   expect_eq "$(field 5 exit_status)" 2 "run 5 exit_status"
-  expect_eq "$(field 5 error)" "ridim: --set links[1].mass=heavy: 'heavy' is not a finite number" \
+  expect_eq "$(field 5 error)" "ridim: --set links[1].mass: 'heavy' is not a finite number" \
     "run 5 error"
   [ ! -e out/run_3.csv ] && [ ! -e out/run_5.csv ] || fail "failed runs left an output"
   check_runs_against_direct 1 2 4 6

@@ -275,9 +275,9 @@ DhFit fit_tree(const Model<double>& model) {
 DhFit fit_dh(const Model<double>& model, DhConvention convention) {
   if (!model.is_chain()) {
     if (convention != DhConvention::modified) {
-      throw InputError(
-          "--dh standard: a tree is written in modified DH, with Khalil and "
-          "Kleinfinger's gamma and epsilon placing each link from its parent");
+      throw InputError(mention(Parameter::dh, "standard") +
+                       ": a tree is written in modified DH, with Khalil and "
+                       "Kleinfinger's gamma and epsilon placing each link from its parent");
     }
     return fit_tree(model);
   }
@@ -319,7 +319,7 @@ std::string emitted(const std::string& s) {
 std::string yaml_text(const std::string& s, const std::string& key) {
   const std::string text = emitted(s);
   if (YAML::Load(text).as<std::string>() != s) {
-    throw InputError("--export: " + key + " " + text +
+    throw InputError(mention(Parameter::export_file) + ": " + key + " " + text +
                      " cannot be written to a robot YAML unchanged (it is not UTF-8 text)");
   }
   return text;
@@ -331,7 +331,7 @@ std::string yaml_text(const std::string& s, const std::string& key) {
 void check_xml_text(const std::string& s, const std::string& what) {
   for (char c : s) {
     if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-      throw InputError("--export: " + what + " " + emitted(s) +
+      throw InputError(mention(Parameter::export_file) + ": " + what + " " + emitted(s) +
                        " has a control character that XML cannot hold; a URDF cannot carry "
                        "it (a robot YAML can)");
     }
@@ -578,7 +578,8 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
   if (robot.model.floating()) emit_rigid_body(yaml, "base_body", robot.model.base_body());
   emit_initial_and_trajectory(yaml, robot);
   yaml << YAML::EndMap;
-  if (!yaml.good()) throw RunError(std::string("--export: YAML emitter: ") + yaml.GetLastError());
+  if (!yaml.good())
+    throw RunError(mention(Parameter::export_file) + ": YAML emitter: " + yaml.GetLastError());
   out << yaml.c_str() << '\n';
 }
 
@@ -729,6 +730,8 @@ void add_tool(TiXmlElement& robot, const RobotFile& robot_file, const UrdfNames&
   const Transform<double>& tool = robot_file.model.tool();
   const Payload<double>& p = robot_file.model.payload();
   if (!(p.mass > 0) && tool.R.isIdentity(0) && tool.p.isZero(0)) return;
+  // A URDF chain that ends in several links has no tool frame to write (a URDF has no payload).
+  if (!robot_file.chain_ends.empty()) return;
   add_joint(robot, names.tool_joint, "fixed", parent, names.tool, tool);
   TiXmlElement& link = add_link(robot, names.tool);
   if (p.mass > 0) {
@@ -814,10 +817,12 @@ std::vector<std::string> export_robot(const RobotFile& robot, const std::string&
                                                            : robot.convention;
     write_robot_yaml(text, robot, convention.value_or(fallback));
   } else if (ends_with(".urdf")) {
-    if (convention) throw InputError("--dh: applies to a YAML export, not to " + path);
+    if (convention)
+      throw InputError(mention(Parameter::dh) + ": applies to a YAML export, not to " + path);
     write_urdf(text, robot, notes);
   } else {
-    throw InputError("--export " + path + ": the name must end in .yaml, .yml or .urdf");
+    throw InputError(mention(Parameter::export_file, path) +
+                     ": the name must end in .yaml, .yml or .urdf");
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file) throw InputError(path + ": cannot open for writing: " + std::strerror(errno));

@@ -43,7 +43,7 @@ bool names_a_parent(const std::vector<KeyStep>& steps) {
 
 std::vector<KeyStep> parse_key(const std::string& key) {
   const auto bad = [&](const std::string& why) -> InputError {
-    return InputError("--set " + key + ": " + why +
+    return InputError(mention(Parameter::set, key) + ": " + why +
                       " (a key is a path like links[2].mass or gravity[2])");
   };
   std::vector<KeyStep> steps;
@@ -78,17 +78,18 @@ std::vector<KeyStep> parse_key(const std::string& key) {
 Override parse_override(const std::string& text) {
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos) {
-    throw InputError("--set " + text + ": expected KEY=VALUE, e.g. links[2].mass=3.5");
+    throw InputError(mention(Parameter::set, text) +
+                     ": expected KEY=VALUE, e.g. links[2].mass=3.5");
   }
   Override o{text.substr(0, equals), text.substr(equals + 1)};
   if (names_a_parent(parse_key(o.key))) {  // a link's name (docs/robot-file.md, trees)
-    if (o.value.empty()) throw InputError("--set " + o.key + "=: expected base or a link's name");
+    if (o.value.empty())
+      throw InputError(mention(Parameter::set, o.key) + ": expected base or a link's name");
     return o;
   }
   double number = 0;
   if (!parse_double(o.value, number)) {
-    throw InputError("--set " + o.key + "=" + o.value + ": '" + o.value +
-                     "' is not a finite number");
+    throw InputError(mention(Parameter::set, o.key) + ": '" + o.value + "' is not a finite number");
   }
   // Stored as written (less surrounding spaces), so that the loader reads the same double as
   // it would from the edited file.
@@ -103,7 +104,7 @@ void apply_overrides(YamlDocument& document, const std::vector<Override>& overri
     const std::vector<KeyStep> steps = parse_key(o.key);
     const auto fail = [&](std::size_t i, const std::string& what) {
       const std::string where = i + 1 == steps.size() ? "" : prefix(steps, i) + ": ";
-      throw InputError(path + ": --set " + o.key + ": " + where + what);
+      throw InputError(path + ": " + mention(Parameter::set, o.key) + ": " + where + what);
     };
     // The leaf is replaced through its parent by a new scalar with no line in the file, so the
     // loader's messages about it name the key without a misleading line.

@@ -350,11 +350,6 @@ void read_base(const Reader& reader, const YamlNode& node, RobotFile& robot) {
 
 }  // namespace
 
-RobotFile parse_robot_file(const std::string& text, const std::string& path,
-                           const std::vector<Override>& overrides) {
-  return parse_robot_tree(load_yaml_document(text, path), path, overrides);
-}
-
 namespace {
 
 // name, source, dh and angle_unit into `robot`; the gravity vector returned.
@@ -582,7 +577,11 @@ RobotFile load_robot_file(const std::string& path, const std::vector<Override>& 
   std::ostringstream read;
   read << in.rdbuf();
   if (in.bad()) throw InputError(path + ": cannot read robot file");
-  const std::string text = read.str();
+  return parse_robot_file(read.str(), path, overrides, chain);
+}
+
+RobotFile parse_robot_file(const std::string& text, const std::string& path,
+                           const std::vector<Override>& overrides, const ChainSelection& chain) {
   // URDF by its content (docs/urdf.md: first element <robot>), whatever the file is called.
   const std::string element = first_xml_element(text);
   if (element == "robot" || ends_with_ignoring_case(path, ".urdf")) {
@@ -595,19 +594,18 @@ RobotFile load_robot_file(const std::string& path, const std::vector<Override>& 
                      ">: a URDF's is <robot>, and a robot YAML is not XML");
   }
   if (!chain.base_link.empty() || !chain.tip_link.empty()) {
-    throw InputError(path + ": --base and --tip choose the chain of a URDF only");
+    throw InputError(path + ": " + mention(Parameter::base) + " and " + mention(Parameter::tip) +
+                     " choose the chain of a URDF only");
   }
   if (chain.floating_base) {
-    throw InputError(path +
-                     ": --floating-base is for a URDF; a robot YAML says base: floating "
-                     "and gives its base_body");
+    throw InputError(path + ": " + mention(Parameter::floating_base) +
+                     " is for a URDF; a robot YAML says base: floating and gives its base_body");
   }
   if (chain.inertia_checks_warn) {
-    throw InputError(path +
-                     ": --inertia-checks is for URDF files; a robot YAML says "
-                     "inertia_checks: warn itself");
+    throw InputError(path + ": " + mention(Parameter::inertia_checks) +
+                     " is for URDF files; a robot YAML says inertia_checks: warn itself");
   }
-  return parse_robot_file(text, path, overrides);
+  return parse_robot_tree(load_yaml_document(text, path), path, overrides);
 }
 
 }  // namespace denoc

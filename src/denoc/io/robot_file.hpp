@@ -40,7 +40,19 @@ struct RobotFile {
   std::string format = "yaml";           // "yaml" or "urdf": what the file was read as
   std::vector<std::string> joint_names;  // URDF: the chain's moving joints, base to tip
   std::string tip_link;                  // URDF: the link whose frame is the tool frame
-  std::vector<std::string> warnings;     // one line each, printed on standard error by the apps
+  // URDF: the links that end a chain whose moving joints form one chain but that hang from its
+  // last body through fixed joints side by side (the UR5's ee_link and tool0): none of them is
+  // the tool frame, so pose, jacobian and a wrench need a frame named (has_tool_frame).
+  std::vector<std::string> chain_ends;
+  // URDF: each link merged into a body through fixed joints, and the base link, as a frame of
+  // that body (`body` -1: the base) placed in its joint frame J_body (--frame NAME, frames.hpp).
+  struct LinkFrame {
+    std::string name;
+    int body = -1;
+    Transform<double> placement;
+  };
+  std::vector<LinkFrame> fixed_link_frames;
+  std::vector<std::string> warnings;  // one line each, printed on standard error by the apps
   // inertia_checks: warn accepted a link that no rigid body can be, so the inertia matrix may
   // stop being positive definite: the apps check it at every state (docs/robot-file.md, exit 1).
   bool check_positive_definite = false;
@@ -60,6 +72,9 @@ struct RobotFile {
   std::vector<JointDamping> urdf_joint_dynamics;
 
   int dof() const { return model.dof(); }
+  // Whether pose, jacobian and a wrench have a frame when none is named: the tool frame of a
+  // chain, which a tree and a URDF chain with several ends (chain_ends) do not have.
+  bool has_tool_frame() const { return model.is_chain() && chain_ends.empty(); }
   // rfdsim's default state: `initial` as read, else zero (with a floating base, the base at the
   // world origin, unturned and still): nq coordinates, or nv rates with `rates`.
   VecX<double> initial_state(bool rates) const;
@@ -85,9 +100,11 @@ struct ChainSelection {
 RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides = {},
                           const ChainSelection& chain = {});
 
-// The same from text already in memory; `path` only names it in messages.
+// The same from text already in memory, a robot YAML or a URDF told apart as load_robot_file
+// tells them; `path` only names it in messages (and, ending in .urdf, makes it a URDF).
 RobotFile parse_robot_file(const std::string& text, const std::string& path,
-                           const std::vector<Override>& overrides = {});
+                           const std::vector<Override>& overrides = {},
+                           const ChainSelection& chain = {});
 
 // The same from a YAML document already built (yaml_document.hpp; one built in memory has no
 // lines to name in messages): the URDF reader's --set checks its chain's numbers through this.

@@ -52,8 +52,7 @@ std::string fixman_unsupported_reason(const Model<S>& model) {
     // has one neighbour outwards; at a branch point the Schur complement of the constraints is no
     // longer tridiagonal, and the paper's O(n) elimination does not apply (docs/fixman.md).
     return "the robot is a tree; the extended Fixman method (Lee, Wang and Chirikjian 2007, "
-           "Eqs. 20-22) eliminates the constraints of a serial chain, one neighbour per body: use "
-           "--algorithm udu or cholesky";
+           "Eqs. 20-22) eliminates the constraints of a serial chain, one neighbour per body";
   }
   if (model.has_rotors()) {
     // M = G11 of Eq. (6) holds for the mass matrix of rigid bodies set free; a drive's rotor
@@ -61,14 +60,13 @@ std::string fixman_unsupported_reason(const Model<S>& model) {
     // inverse of the unconstrained mass matrix is no longer block tridiagonal (Eqs. 20-22).
     return "the drives' rotor inertias G^2 Jm are not bodies of the chain; the extended Fixman "
            "method (Lee, Wang and Chirikjian 2007, Eq. 6) inverts the free bodies' mass matrix, "
-           "which they would make dense: use --algorithm udu or cholesky";
+           "which they would make dense";
   }
   for (int k = 0; k < model.dof(); ++k) {
     if (!(model.joint(k).M.mass > 0)) {
       return "link " + std::to_string(k + 1) +
              " has no mass (a URDF link without <inertial>); the extended Fixman method (Lee, "
-             "Wang and Chirikjian 2007, Eq. 20) inverts each link's mass as a free body: use "
-             "--algorithm udu or cholesky";
+             "Wang and Chirikjian 2007, Eq. 20) inverts each link's mass as a free body";
     }
     if (!FreeBodyInertia<S>(model.joint(k).M.rotational).physical) {
       return "link " + std::to_string(k + 1) +

@@ -303,8 +303,8 @@ double step_floor(double t, const IntegratorSettings& settings) {
 [[noreturn]] void step_underflow(double t, double step, const IntegratorSettings& settings) {
   throw RunError("at t = " + shortest(t) + ": step size underflow: the step fell to " +
                  shortest(step) + " s, below the floor of " + shortest(step_floor(t, settings)) +
-                 " s, without meeting --rtol " + shortest(settings.rtol) + " and --atol " +
-                 shortest(settings.atol));
+                 " s, without meeting " + mention(Parameter::rtol, shortest(settings.rtol)) +
+                 " and " + mention(Parameter::atol, shortest(settings.atol)));
 }
 
 void check_finite(const State& x, double t, const Model<double>& model) {
