@@ -453,6 +453,10 @@ TEST_F(FloatingCli, TrajectoryQuaternionAndHeaderChecks) {
                        "base's coordinates"),
             std::string::npos)
       << r.err;
+  EXPECT_NE(r.err.find("; the header is a fixed base's (docs/floating-base.md), and the robot's "
+                       "base is floating"),
+            std::string::npos)
+      << r.err;
   // The rates' block short of base_wz.
   names = fields_of(lines[0]);
   names.erase(names.begin() + 16);
@@ -462,6 +466,23 @@ TEST_F(FloatingCli, TrajectoryQuaternionAndHeaderChecks) {
   EXPECT_NE(r.err.find("the block of the base's rates (6 columns, base_vx..base_wz)"),
             std::string::npos)
       << r.err;
+}
+
+// A floating base's trajectory given to a URDF read without --floating-base: the message says
+// that the columns are a floating base's and names the option.
+TEST_F(FloatingCli, FloatingColumnsWithoutTheOptionNameIt) {
+  const std::vector<std::string> names = denoc::state_columns({"q", "qd", "qdd"}, 12, true).names;
+  std::string row = "0";
+  for (std::size_t k = 1; k < names.size(); ++k)
+    row += names[k] == "base_qw" ? ",1" : ",0";
+  write("solo.csv", join(names, names.size()) + "\n" + row + "\n");
+  Result r = ridim("'" + kSolo + "' solo.csv");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "ridim: solo.csv:1: header has 56 columns, expected 37; the header is a floating "
+            "base's (docs/floating-base.md): a URDF's base floats with --floating-base\n");
+  r = ridim(solo() + "solo.csv");
+  EXPECT_EQ(r.status, 0) << r.err;
 }
 
 // --q0 and --qd0 with a floating base: 7 + n and 6 + n values, the quaternion checked like the

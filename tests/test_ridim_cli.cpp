@@ -418,6 +418,50 @@ TEST_F(RidimCli, UsageErrorsExitWithTwo) {
   EXPECT_NE(help.out.find("--quantity"), std::string::npos);
 }
 
+// The UR5 (tests/fixtures/ur5_robot.urdf): its moving joints form one chain, whose last link
+// carries ee_link and tool0 on fixed joints side by side. Read as that chain without --tip
+// (docs/urdf.md): torques, mass matrix and simulation need no tool frame; pose, jacobian and
+// --wrench ask for
+// --frame or --tip, and either end named gives the same pose as that end made the tip.
+TEST_F(RidimCli, UrdfWhoseMovingJointsFormOneChainNeedsNoTip) {
+  write("ur5.urdf", denoc_test::fixture_text("ur5_robot.urdf"));
+  std::vector<denoc::VecX<double>> states;
+  const std::string csv = random_trajectory(6, 4, states);
+  Result r = ridim("ur5.urdf -", csv);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(ridim("ur5.urdf - --tip tool0", csv).out, r.out);
+  EXPECT_EQ(ridim("ur5.urdf - --quantity mass-matrix", csv).status, 0);
+  r = ridim("ur5.urdf - --quantity pose", csv);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "ridim: ur5.urdf: the chain ends in 2 links side by side (ee_link, tool0) and none of "
+            "them is the tool frame, so --quantity pose needs --frame (a link whose frame it "
+            "refers to) or --tip\n");
+  for (const char* end : {"tool0", "ee_link"}) {
+    const Result named = ridim(std::string("ur5.urdf - --quantity jacobian --frame ") + end, csv),
+                 tipped = ridim(std::string("ur5.urdf - --quantity jacobian --tip ") + end, csv);
+    EXPECT_EQ(named.status, 0) << named.err;
+    EXPECT_EQ(named.out, tipped.out) << end;
+  }
+  r = ridim("ur5.urdf --describe");
+  EXPECT_NE(r.out.find("tool frame: none; the chain ends in links side by side (ee_link, tool0)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("wrist_3_joint -> wrist_3_link: tool0, ee_link"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(ridim("ur5.urdf --floating-base --describe").status, 0);
+  // rfdsim simulates it, and asks a wrench for a frame.
+  r = run(DENOC_RFDSIM_EXE, "ur5.urdf --free-fall --t-end 0.01");
+  EXPECT_EQ(r.status, 0) << r.err;
+  write("w.csv", "t,fx,fy,fz,nx,ny,nz\n0,0,0,1,0,0,0\n1,0,0,1,0,0,0\n");
+  r = run(DENOC_RFDSIM_EXE, "ur5.urdf --free-fall --t-end 0.01 --wrench w.csv");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("so --wrench needs --frame"), std::string::npos) << r.err;
+  r = run(DENOC_RFDSIM_EXE, "ur5.urdf --free-fall --t-end 0.01 --wrench w.csv --frame tool0");
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
 // A URDF with two chain ends: the arm (to "hand") and a sensor on a moving joint off link a.
 const std::string kTwoEnds = denoc_test::fixture_text("two_ends.urdf");
 
@@ -552,12 +596,18 @@ TEST_F(RidimCli, InertiaChecksWarnFailsAtRunTimeWhenTheMassMatrixIsSingular) {
   text.replace(text.find("inertia: {yy: 0.006666666666666667, zz: 0.006666666666666667}"), 62,
                "inertia: {}");
   write("singular.yaml", text);
+  // The torques need no factorisation of M: they are computed as under the strict checks.
   r = ridim("singular.yaml -o out.csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.err).size(), 2u) << r.err;  // two warnings
+  EXPECT_EQ(lines_of(slurp(dir_ / "out.csv")).size(), 1002u);
+  // Its inverse does: the first sample fails, and nothing but the header is written.
+  r = ridim("singular.yaml --quantity inverse-mass-matrix -o out.csv");
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find("at t = 0: the inertia matrix is not positive definite"), std::string::npos)
       << r.err;
   EXPECT_EQ(lines_of(r.err).size(), 3u) << r.err;  // two warnings, one failure
-  EXPECT_EQ(slurp(dir_ / "out.csv"), "t,tau1,tau2,tau3\n");
+  EXPECT_EQ(lines_of(slurp(dir_ / "out.csv")).size(), 1u);
 }
 
 TEST_F(RidimCli, DescribeSaysWhatWasUnderstood) {

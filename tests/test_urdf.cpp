@@ -16,6 +16,7 @@
 #include "denoc/io/describe.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
+#include "denoc/io/frames.hpp"
 #include "denoc/io/urdf.hpp"
 #include "denoc/model/kinematics.hpp"
 #include "support/dynamics_compare.hpp"
@@ -126,7 +127,7 @@ std::string error_of(const std::string& text, const denoc::ChainSelection& chain
   try {
     denoc::parse_urdf(text, "arm.urdf", chain);
   } catch (const denoc::InputError& e) {
-    return e.what();
+    return e.worded(denoc::Wording::command_line);
   }
   return "";
 }
@@ -293,10 +294,11 @@ TEST(Urdf, InertiaChecksWarnLetsInPublishedSets) {
   warn.inertia_checks_warn = true;
   const denoc::RobotFile robot = denoc::parse_urdf(bad, "bad.urdf", warn);
   ASSERT_EQ(robot.warnings.size(), 1u);
-  EXPECT_NE(robot.warnings[0].find("bad.urdf: accepted by --inertia-checks warn, no rigid body "
-                                   "has link 'l3b': inertial/inertia: principal moments"),
+  const std::string warning = denoc::worded(robot.warnings[0], denoc::Wording::command_line);
+  EXPECT_NE(warning.find("bad.urdf: accepted by --inertia-checks warn, no rigid body "
+                         "has link 'l3b': inertial/inertia: principal moments"),
             std::string::npos)
-      << robot.warnings[0];
+      << warning;
   EXPECT_TRUE(robot.check_positive_definite);
   const denoc::RobotFile good = denoc::parse_urdf(kUrdf, "good.urdf", warn);
   EXPECT_TRUE(good.warnings.empty());
@@ -354,7 +356,8 @@ TEST(Urdf, OverridesReachTheChain) {
       denoc::apply_overrides(bad, {{key, value}});
       ADD_FAILURE() << key << "=" << value << " was accepted";
     } catch (const denoc::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+      const std::string message = e.worded(denoc::Wording::command_line);
+      EXPECT_NE(message.find(expected), std::string::npos) << message;
       EXPECT_NE(std::string(e.what()).find("tilted.urdf"), std::string::npos) << e.what();
     }
   }
@@ -497,7 +500,7 @@ TEST(UrdfTip, MessagesNameTheUrdfLeaves) {
     try {
       denoc::parse_urdf(text, "arm.urdf");
     } catch (const denoc::InputError& e) {
-      return std::string(e.what());
+      return e.worded(denoc::Wording::command_line);
     }
     return std::string();
   };
@@ -513,13 +516,17 @@ TEST(UrdfTip, MessagesNameTheUrdfLeaves) {
   EXPECT_EQ(message(two), "");
   EXPECT_EQ(denoc::parse_urdf(two, "arm.urdf").tip_link, "side");
   // Two leaves behind the last moving joint (a flange and a tool0 side by side): either could
-  // be the tool frame, so neither is taken.
+  // be the tool frame, so neither is taken, but the moving joints form one chain, read as such.
   const std::string siblings = replaced(kUrdf, "</robot>", R"(<joint name="l4_camera" type="fixed">
     <parent link="l4"/><child link="camera"/><origin xyz="0 0.1 0"/></joint>
   <link name="camera"/>
 </robot>)");
-  EXPECT_NE(message(siblings).find("2 leaves that end chains (tool0, camera)"), std::string::npos)
-      << message(siblings);
+  EXPECT_EQ(message(siblings), "");
+  const denoc::RobotFile ends = denoc::parse_urdf(siblings, "arm.urdf");
+  EXPECT_TRUE(ends.model.is_chain());
+  EXPECT_EQ(ends.chain_ends, (std::vector<std::string>{"tool0", "camera"}));
+  EXPECT_EQ(ends.tip_link, "");
+  EXPECT_FALSE(ends.has_tool_frame());
   // A sensor fixed half-way along the chain ends no chain: tool0 stays the tip.
   const std::string sensor = replaced(kUrdf, "</robot>", R"(<joint name="l2_camera" type="fixed">
     <parent link="l2"/><child link="camera"/><origin xyz="0 0.1 0"/></joint>
@@ -600,7 +607,7 @@ std::string load_error(const std::string& path, const std::vector<denoc::Overrid
   try {
     denoc::load_robot_file(path, overrides, chain);
   } catch (const denoc::InputError& e) {
-    return e.what();
+    return e.worded(denoc::Wording::command_line);
   }
   return "";
 }
@@ -661,14 +668,14 @@ TEST(UrdfOverrides, SameVerdictsAsTheRobotYaml) {
         denoc::parse_robot_file(yaml, "tilted.yaml", {{key, value}});
       } catch (const denoc::InputError& e) {
         yaml_accepts = false;
-        yaml_message = e.what();
+        yaml_message = e.worded(denoc::Wording::command_line);
       }
       denoc::RobotFile changed = urdf;
       try {
         denoc::apply_overrides(changed, {{key, value}}, warn);
       } catch (const denoc::InputError& e) {
         urdf_accepts = false;
-        urdf_message = e.what();
+        urdf_message = e.worded(denoc::Wording::command_line);
       }
       EXPECT_EQ(urdf_accepts, yaml_accepts)
           << "YAML: " << yaml_message << "\nURDF: " << urdf_message;
@@ -699,3 +706,125 @@ TEST(UrdfDescribe, SaysTheDynamicsAreUsedAndNamesTheToolFrame) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string robots_text(const std::string& name) {
+  std::ifstream in(std::string(DENOC_ROBOTS_DIR) + "/" + name, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The pose of `frame` at q.
+Transform<double> pose_at(const denoc::Model<double>& model, const denoc::BodyFrame<double>& frame,
+                          const denoc::VecX<double>& q) {
+  denoc::KinematicsWorkspace<double> ws(model.dof());
+  return denoc::frame_pose(model, ws, frame, q);
+}
+
+}  // namespace
+
+// The UR5 of example-robot-data (tests/fixtures/ur5_robot.urdf): its moving joints form one chain
+// whose last link carries ee_link and tool0 side by side on fixed joints. It is read as that chain
+// without --tip (docs/urdf.md), with no tool frame; the dynamics are those of the chain to either
+// end, and the frames of both ends, named with --frame, are those --tip makes the tool frame.
+TEST(UrdfTip, OneChainWithSeveralEndsIsReadAsThatChain) {
+  const std::string text = denoc_test::fixture_text("ur5_robot.urdf");
+  const denoc::RobotFile robot = denoc::parse_urdf(text, "ur5_robot.urdf");
+  ASSERT_TRUE(robot.model.is_chain());
+  ASSERT_EQ(robot.dof(), 6);
+  EXPECT_EQ(robot.chain_ends, (std::vector<std::string>{"ee_link", "tool0"}));
+  EXPECT_FALSE(robot.has_tool_frame());
+  EXPECT_TRUE(robot.warnings.empty());
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> angle(-3, 3);
+  for (const std::string end : {"ee_link", "tool0"}) {
+    const denoc::RobotFile tipped = denoc::parse_urdf(text, "ur5_robot.urdf", {"", end});
+    ASSERT_TRUE(tipped.has_tool_frame());
+    const denoc_test::DynamicsDifference d =
+        denoc_test::compare_dynamics(robot.model, tipped.model);
+    EXPECT_EQ(d.torques, 0.0) << end;
+    EXPECT_EQ(d.mass_matrix, 0.0) << end;
+    const denoc::BodyFrame<double> frame = denoc::find_frame(robot, end);
+    for (int k = 0; k < 5; ++k) {
+      denoc::VecX<double> q(6);
+      for (double& x : q)
+        x = angle(rng);
+      const Transform<double> named = pose_at(robot.model, frame, q),
+                              tool = pose_at(tipped.model, tipped.model.tool_frame(), q);
+      EXPECT_LT((named.p - tool.p).norm(), 1e-14) << end;
+      EXPECT_LT((named.R - tool.R).norm(), 1e-14) << end;
+    }
+  }
+  // pose, jacobian and a wrench ask for a frame, naming both ends; the rest needs none.
+  try {
+    denoc::frame_or_tool(robot, "", true, "the pose");
+    ADD_FAILURE() << "a pose without a frame";
+  } catch (const denoc::InputError& e) {
+    EXPECT_EQ(e.worded(denoc::Wording::command_line),
+              "ur5_robot.urdf: the chain ends in 2 links side by side (ee_link, tool0) and none of "
+              "them is the tool frame, so the pose needs --frame (a link whose frame it refers "
+              "to) or --tip");
+    EXPECT_EQ(e.worded(denoc::Wording::python).find("--"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(denoc::frame_or_tool(robot, "", false, "the pose"));
+  // On a floating base too.
+  denoc::ChainSelection floating;
+  floating.floating_base = true;
+  const denoc::RobotFile free = denoc::parse_urdf(text, "ur5_robot.urdf", floating);
+  EXPECT_TRUE(free.model.floating());
+  EXPECT_EQ(free.chain_ends, robot.chain_ends);
+}
+
+// Every link merged into a body through fixed joints is a frame of that body: Solo 12's feet.
+TEST(UrdfFrames, LinksOnFixedJointsAreFramesOfTheirBody) {
+  const denoc::RobotFile solo = denoc::parse_urdf(robots_text("solo12.urdf"), "solo12.urdf");
+  const denoc::BodyFrame<double> foot = denoc::find_frame(solo, "FL_FOOT"),
+                                 knee = denoc::find_frame(solo, "FL_LOWER_LEG");
+  EXPECT_EQ(foot.link, knee.link);
+  // FL_ANKLE places the foot 0.16 m below the lower leg's frame.
+  const Transform<double> between = knee.placement.inverse() * foot.placement;
+  EXPECT_LT((between.p - Vec3<double>(0, 0.008, -0.16)).norm(), 1e-15) << between.p.transpose();
+  EXPECT_EQ(denoc::find_frame(solo, "base_link").link, -1);
+}
+
+// A number the URDF reader takes that is not one is exit 2 naming the file, the line, the link or
+// joint and the element, as urdfdom would otherwise drop the whole <inertial> without a word
+// (the link then massless) or refuse the file without a line.
+TEST(Urdf, MalformedNumbersNameTheFileTheLineTheLinkAndTheElement) {
+  const std::string solo = robots_text("solo12.urdf");
+  const denoc::RobotFile sound = denoc::parse_urdf(solo, "solo12.urdf");
+  EXPECT_GT(sound.model.links()[0].mass, 0.1);
+  const std::string dynamics = R"(<dynamics damping="0.0" friction="0.0" />)";
+  for (const auto& [from, to, expected] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {R"(<mass value="0.14853845" />)", R"(<mass value="abc" />)",
+            "solo12.urdf:65: link 'FL_SHOULDER': inertial/mass value 'abc' is not a number"},
+           {R"(<mass value="0.14853845" />)", R"(<mass value="0.1485x845" />)",
+            "solo12.urdf:65: link 'FL_SHOULDER': inertial/mass value '0.1485x845' is not a number"},
+           {R"(xyz="-0.07870700 0.01 0.")", R"(xyz="-0.07870700 0.01 O.")",
+            "solo12.urdf:64: link 'FL_SHOULDER': inertial/origin xyz '-0.07870700 0.01 O.' is not "
+            "3 numbers"},
+           {R"(xyz="-0.07870700 0.01 0.")", R"(xyz="-0.07870700 0.01")",
+            "solo12.urdf:64: link 'FL_SHOULDER': inertial/origin xyz '-0.07870700 0.01' is not 3"},
+           {R"(ixx="0.00578574")", R"(ixx="0.0057857e")",
+            "solo12.urdf:51: link 'base_link': inertial/inertia ixx '0.0057857e' is not a number"},
+           {R"(ixx="0.00578574")", R"(ixx="nan")",
+            "solo12.urdf:51: link 'base_link': inertial/inertia ixx 'nan' is not a number"},
+           {R"(xyz="0.1946 0.0875 0")", R"(xyz="0.1946 0,0875 0")",
+            "solo12.urdf:57: joint 'FL_HAA': origin xyz '0.1946 0,0875 0' is not 3 numbers"},
+           {R"(<axis xyz="1 0 0" />)", R"(<axis xyz="1 0 O" />)",
+            "solo12.urdf:58: joint 'FL_HAA': axis xyz '1 0 O' is not 3 numbers"},
+           {R"(lower="-10")", R"(lower="-1O")",
+            "solo12.urdf:59: joint 'FL_HAA': limit lower '-1O' is not a number"},
+           {dynamics, R"(<dynamics damping="0.0" friction="0x1" />)",
+            "solo12.urdf:60: joint 'FL_HAA': dynamics friction '0x1' is not a number"}}) {
+    try {
+      denoc::parse_urdf(replaced(solo, from, to), "solo12.urdf");
+      ADD_FAILURE() << to << " was accepted";
+    } catch (const denoc::InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
+    }
+  }
+}

@@ -103,10 +103,10 @@ std::string joint_label(const RobotFile& robot, int i) {
 
 // One value of --q0 (or --qd0: `rate`) in SI units. A prismatic joint has no angle: a suffix is
 // an error naming the joint. A revolute position beyond a turn without a suffix is most likely
-// in degrees (as the robot file's `initial` usually is): taken as given, with a warning. Rates
-// get no warning: a joint turning faster than 2 pi rad/s is ordinary.
+// in degrees (as the robot file's `initial` usually is): taken as given, and `beyond_a_turn` set
+// for the warning. Rates get none: a joint turning faster than 2 pi rad/s is ordinary.
 double joint_value_in_si(const JointValue& given, const RobotFile& robot, int i, bool rate,
-                         const std::string& option, std::string& warning) {
+                         const std::string& option, bool& beyond_a_turn) {
   const bool revolute =
       robot.model.links()[static_cast<std::size_t>(i)].type == JointType::revolute;
   const std::string joint = option + ": " + joint_label(robot, i);
@@ -117,10 +117,7 @@ double joint_value_in_si(const JointValue& given, const RobotFile& robot, int i,
     return given.value;
   }
   if (given.unit == JointValue::Unit::deg) return given.value * (M_PI / 180);
-  if (!rate && given.unit == JointValue::Unit::si && std::abs(given.value) > 2 * M_PI) {
-    warning = joint + ": " + shortest(given.value) + " is taken as rad, more than a turn; write " +
-              shortest(given.value) + "deg if degrees were meant";
-  }
+  beyond_a_turn = !rate && given.unit == JointValue::Unit::si && std::abs(given.value) > 2 * M_PI;
   return given.value;
 }
 
@@ -150,6 +147,8 @@ VecX<double> initial(const std::optional<std::vector<JointValue>>& given, const 
               " for the joints)";
   require(static_cast<int>(given->size()) == size,
           option + ": expected " + blocks + ", found " + std::to_string(given->size()));
+  std::string beyond;  // "joint 2 (shoulder): 90, ...": the angles beyond a turn, in one warning
+  std::string example;
   for (int k = 0; k < size; ++k) {
     const JointValue& v = (*given)[static_cast<std::size_t>(k)];
     require(std::isfinite(v.value),
@@ -161,9 +160,17 @@ VecX<double> initial(const std::optional<std::vector<JointValue>>& given, const 
       values[k] = v.value;
       continue;
     }
-    std::string warning;
-    values[k] = joint_value_in_si(v, robot, k - base, rate, option, warning);
-    if (!warning.empty()) warnings.push_back(warning);
+    bool beyond_a_turn = false;
+    values[k] = joint_value_in_si(v, robot, k - base, rate, option, beyond_a_turn);
+    if (beyond_a_turn) {
+      beyond +=
+          (beyond.empty() ? "" : ", ") + joint_label(robot, k - base) + ": " + shortest(v.value);
+      if (example.empty()) example = shortest(v.value);
+    }
+  }
+  if (!beyond.empty()) {
+    warnings.push_back(option + ": taken as rad, more than a turn: " + beyond + "; write " +
+                       example + "deg and so on if degrees were meant");
   }
   if (robot.model.floating() && !rate) normalise_q0_quaternion(values);
   return values;
@@ -221,16 +228,11 @@ struct BothKinks : JointForces {
   }
 };
 
-// Where --wrench acts: the --frame given, else the tool frame; a tree has no one tool, so there
-// --wrench needs --frame (docs/trees.md).
+// Where --wrench acts: the --frame given, else the tool frame; a tree, or a chain with several
+// ends, has no tool frame, so there --wrench needs --frame (docs/trees.md).
 std::optional<BodyFrame<double>> wrench_frame(const RfdsimOptions& options,
                                               const RobotFile& robot) {
-  if (!options.frame.empty()) return find_frame(robot, options.frame);
-  if (!robot.model.is_chain() && !options.wrench.empty()) {
-    throw InputError(robot.path +
-                     ": the robot is a tree, so --wrench needs --frame LINK: the link it acts on");
-  }
-  return std::nullopt;
+  return frame_or_tool(robot, options.frame, !options.wrench.empty(), mention(Parameter::wrench));
 }
 
 // The robot file with --set applied, its warnings printed, and the options checked against it.
@@ -243,7 +245,7 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
                       {options.base_link, options.tip_link, options.inertia_checks == "warn",
                        options.floating_base});
   for (const std::string& warning : robot.warnings)
-    std::cerr << "rfdsim: warning: " << warning << '\n';
+    std::cerr << "rfdsim: warning: " << worded(warning, Wording::command_line) << '\n';
   check_forward_route(options.algorithm, robot);
   check_options(options);
   wrench_frame(options, robot);  // a bad --frame is refused before any output is opened
@@ -258,7 +260,7 @@ State initial_state(const RfdsimOptions& options, const RobotFile& robot) {
   Eigen::Map<VecX<double>>(x.data(), nq) = initial(options.q0, robot, false, warnings);
   Eigen::Map<VecX<double>>(x.data() + nq, nv) = initial(options.qd0, robot, true, warnings);
   for (const std::string& warning : warnings)
-    std::cerr << "rfdsim: warning: " << warning << '\n';
+    std::cerr << "rfdsim: warning: " << worded(warning, Wording::command_line) << '\n';
   return x;
 }
 

@@ -136,7 +136,7 @@ class SampleWriter {
     try {
       quantities_.evaluate(q, qd, qdd, row_, wrench_ ? &wrench_value_ : nullptr);
     } catch (const RunError& e) {
-      throw RunError("at t = " + shortest(t) + ": " + e.what());
+      throw RunError("at t = " + shortest(t) + ": " + e.message());
     }
     csv_.set_source_line(line);
     csv_.row(t, row_);
@@ -266,10 +266,22 @@ bool next_state(CsvReader& reader, const Model<double>& model, Eigen::Ref<VecX<d
 // first in each block); InputError if there is none.
 VecX<double> first_row(CsvReader& reader, const Model<double>& model) {
   const StateColumns columns = state_columns({"q", "qd", "qdd"}, model.dof(), model.floating());
-  if (model.floating()) {
-    reader.read_header(columns.names, columns.blocks);  // naming the block that is short
-  } else {
-    reader.read_header(columns.names);
+  try {
+    if (model.floating()) {
+      reader.read_header(columns.names, columns.blocks);  // naming the block that is short
+    } else {
+      reader.read_header(columns.names);
+    }
+  } catch (const InputError& e) {
+    // The columns of the other kind of base: the option forgotten, or given where not meant.
+    const bool other =
+        reader.header() == state_columns({"q", "qd", "qdd"}, model.dof(), !model.floating()).names;
+    if (!other) throw;
+    throw InputError(e.message() + "; the header is a " +
+                     (model.floating() ? "fixed" : "floating") + " base's (docs/floating-base.md)" +
+                     (model.floating()
+                          ? ", and the robot's base is floating"
+                          : ": a URDF's base floats with " + mention(Parameter::floating_base)));
   }
   reader.require_increasing_time();
   VecX<double> row(1 + model.nq() + 2 * model.nv());
@@ -374,14 +386,15 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
                       {options.base_link, options.tip_link, options.inertia_checks == "warn",
                        options.floating_base});
   for (const std::string& warning : robot.warnings)
-    std::cerr << "ridim: warning: " << warning << '\n';
+    std::cerr << "ridim: warning: " << worded(warning, Wording::command_line) << '\n';
   if (!options.export_dh.empty() && options.export_path.empty())
     throw InputError("--dh: applies only with --export");
   if (options.describe) {  // to -o when given, checked like every output
     std::ostringstream text;
     describe_robot(text, robot);
+    const std::string described = worded(text.str(), Wording::command_line);
     Output output(options.output, standard_output);
-    output.write(text.str().data(), text.str().size());
+    output.write(described.data(), described.size());
     output.close();
   }
   if (!options.export_path.empty()) {

@@ -42,7 +42,7 @@ struct RidimOptions {
   // given
   bool describe = false;
   // --count-operations: instead of the rows, the operations of one evaluation at the first sample
-  // (cli/count_operations.hpp)
+  // (count/count_quantity.hpp)
   bool count_operations = false;
 };
 

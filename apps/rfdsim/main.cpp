@@ -112,8 +112,8 @@ void add_dynamics_options(CLI::App& app, denoc::RfdsimOptions& options, Texts& t
       "gibbs-appell   Mata et al. (2002): Gibbs-Appell bias and inertia matrix\n"
       "               (its Hessian, O(n^2)), then Cholesky, O(n^3)\n"
       "fixman         Lee, Wang and Chirikjian (2007): I qdd = phi by the extended\n"
-      "               Fixman theorem, O(n); needs every link's inertia tensor\n"
-      "               positive definite")
+      "               Fixman theorem, O(n); a chain whose links all have mass,\n"
+      "               without rotor inertias")
       ->default_val(texts.algorithm);
   denoc::add_name_option(app, "--coulomb", texts.coulomb, denoc::coulomb_model_names(),
                          "How the drives' Coulomb friction is simulated: regularised (default: Tc\n"
@@ -152,7 +152,8 @@ int main(int argc, char** argv) {
       "rfdsim: forward dynamics and simulation of a serial manipulator: the O(n) UDU^T forward\n"
       "dynamics of Saha (1999), integrated by Runge-Kutta methods (Boost.Odeint).\n"
       "Output: CSV t,q1..qn,qd1..qdn,qdd1..qddn,tau1..taun,kinetic,potential,work,dissipated in\n"
-      "SI units at t = 0, dt, 2 dt, ..., t-end, to standard output unless -o is given."};
+      "SI units at t = 0, dt, 2 dt, ..., t-end, to standard output unless -o is given.",
+      "rfdsim"};  // the name --help shows, wherever the binary lies
   denoc::add_robot_options(app, options);
   add_force_options(app, options);
   add_time_options(app, options, texts);

@@ -36,7 +36,7 @@ std::string ignored_option(const CLI::App& app, const denoc::RidimOptions& optio
   return "";
 }
 
-// --count-operations counts the algorithm alone (cli/count_operations.hpp): an external wrench
+// --count-operations counts the algorithm alone (count/count_quantity.hpp): an external wrench
 // would not be in the counts, so it is refused rather than silently left out.
 std::string ignored_by_count(const CLI::App& app, const denoc::RidimOptions& options) {
   if (!options.count_operations) return "";
@@ -113,7 +113,8 @@ int main(int argc, char** argv) {
       "(--quantity) the inertia matrix, its inverse, the bias or gravity forces, the tool's pose\n"
       "or Jacobian, the joint reactions, the matrix of convective inertia terms or the\n"
       "U D U^T factors.\n"
-      "Output: CSV with a header line, SI units, to standard output unless -o is given."};
+      "Output: CSV with a header line, SI units, to standard output unless -o is given.",
+      "ridim"};  // the name --help shows, wherever the binary lies
   denoc::add_robot_options(app, options);
   app.add_option("trajectory", options.trajectory,
                  "Trajectory CSV t,q1..qn,qd1..qdn,qdd1..qddn in SI units (rad or m);\n"

@@ -46,6 +46,8 @@ class CsvReader {
   static constexpr std::size_t kMaxLine = std::size_t(1) << 20;  // 1 MiB
 
   long line_number() const { return line_number_; }
+  // The header's fields, as read by read_header (also when it threw).
+  const std::vector<std::string>& header() const { return header_; }
   const std::string& name() const { return name_; }
 
  private:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "denoc/io/csv.hpp"
+#include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
 #include "denoc/io/inertia_check.hpp"
 #include "denoc/model/rotation.hpp"
@@ -141,7 +142,14 @@ void summary(std::ostream& out, const RobotFile& robot) {
     out << "base placement of the DH frame 0: " << v3(robot.base->p) << ", rpy "
         << v3(180 / M_PI * rpy_of(robot.base->R)) << " deg\n";
   }
-  if (urdf) {  // the tip link's frame is the tool frame
+  if (urdf && !robot.chain_ends.empty()) {  // docs/urdf.md: one chain, several ends
+    std::string ends;
+    for (const std::string& end : robot.chain_ends)
+      ends += (ends.empty() ? "" : ", ") + end;
+    out << "tool frame: none; the chain ends in links side by side (" << ends
+        << "), so pose, jacobian and " << mention(Parameter::wrench) << " take "
+        << mention(Parameter::frame) << " or " << mention(Parameter::tip) << '\n';
+  } else if (urdf) {  // the tip link's frame is the tool frame
     const Transform<double>& tool = robot.model.tool();
     out << "tool frame: link '" << robot.tip_link << "', "
         << (robot.model.is_chain() ? "the chain's tip" : "moved by the last joint") << ", at "
@@ -155,6 +163,24 @@ std::string chain_name(const RobotFile& robot, std::size_t i) {
   std::string name = i < robot.link_names.size() ? robot.link_names[i] : "";
   if (i < robot.joint_names.size()) name = robot.joint_names[i] + " -> " + name;
   return name.empty() ? "-" : name;
+}
+
+// The links merged into a body through fixed joints (URDF), each a frame of that body
+// (io/frames.hpp), by the body's link.
+void fixed_frames(std::ostream& out, const RobotFile& robot) {
+  if (robot.fixed_link_frames.empty()) return;
+  out << "\nframes on fixed joints (" << mention(Parameter::frame)
+      << " takes them too), on the body of:\n";
+  std::vector<std::string> by_body(robot.model.links().size() + 1);
+  for (const RobotFile::LinkFrame& f : robot.fixed_link_frames) {
+    std::string& list = by_body[static_cast<std::size_t>(f.body + 1)];
+    list += (list.empty() ? "" : ", ") + f.name;
+  }
+  for (std::size_t b = 0; b < by_body.size(); ++b) {
+    if (by_body[b].empty()) continue;
+    const std::string body = b == 0 ? "the base" : chain_name(robot, b - 1);
+    out << "  " << body << ": " << by_body[b] << '\n';
+  }
 }
 
 // "3 shoulder" (its number and name) for joint i's parent, "0 base" for the base: the column a
@@ -266,11 +292,13 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
   chain_table(out, robot);
   link_table(out, robot);
   dh_tables(out, robot);
+  fixed_frames(out, robot);
   out << "\nwarnings:" << (robot.warnings.empty() ? " none" : "") << '\n';
   for (const std::string& w : robot.warnings)
     out << "  " << w << '\n';
   if (robot.check_positive_definite) {
-    out << "  (every state is checked for a positive definite inertia matrix)\n";
+    out << "  (the inertia matrix is checked to be positive definite where it is factorised: "
+           "forward dynamics, its inverse, U D U^T)\n";
   }
   csv_headers(out, robot);
 }

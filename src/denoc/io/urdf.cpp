@@ -94,6 +94,12 @@ struct LockedJoint {
   double q = 0;
 };
 
+// A link of a body's rigid group, and its frame in the group's root link frame.
+struct GroupLink {
+  std::string name;
+  Pose pose;
+};
+
 class UrdfReader {
  public:
   UrdfReader(const urdf::ModelInterface& urdf, std::string path, bool inertia_checks_warn = false)
@@ -104,9 +110,15 @@ class UrdfReader {
 
   [[noreturn]] void fail(const std::string& what) const { throw InputError(path_ + ": " + what); }
 
-  const urdf::Link& link(const std::string& name, const std::string& option) const {
+  const urdf::Link& link(const std::string& name, const std::string& what) const {
     const urdf::LinkConstSharedPtr l = urdf_.getLink(name);
-    if (!l) fail(option + " " + name + ": no link of that name");
+    if (!l) fail(what + " " + name + ": no link of that name");
+    return *l;
+  }
+  // The link the user chose as `parameter` (base or tip).
+  const urdf::Link& chosen_link(Parameter parameter, const std::string& name) const {
+    const urdf::LinkConstSharedPtr l = urdf_.getLink(name);
+    if (!l) fail(mention(parameter, name) + ": no link of that name");
     return *l;
   }
 
@@ -139,14 +151,16 @@ class UrdfReader {
   // Everything rigidly joined to `root`, in root's frame: what fixed joints hang from it, and
   // branches that leave it through a moving joint other than `next` (the chain's next joint),
   // each such joint locked (docs/urdf.md; Pinocchio's buildReducedModel does the same) and recorded
-  // in `locked`. Below a locked joint every joint is locked.
+  // in `locked`. Below a locked joint every joint is locked. The links below the root, with their
+  // frames in root's, go to `links`.
   MassProperties rigid_group(const urdf::Link& root, const urdf::Joint* next,
-                             std::vector<LockedJoint>& locked) {
+                             std::vector<LockedJoint>& locked, std::vector<GroupLink>& links) {
     MassProperties total;
     std::vector<std::pair<const urdf::Link*, Pose>> stack{{&root, Pose()}};
     while (!stack.empty()) {
       const auto [l, pose] = stack.back();
       stack.pop_back();
+      if (l != &root) links.push_back({l->name, pose});
       MassProperties body = inertial(*l);
       body.com = pose * body.com;
       body.inertia = pose.R * body.inertia * pose.R.transpose();
@@ -255,8 +269,82 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
+// The attributes of a URDF that hold numbers the reader takes (docs/urdf.md), by element: one
+// number each, or three (a vector). urdfdom drops an <inertial> whose numbers it cannot read
+// and keeps the link, massless, without a word; these are checked first, each with its line.
+struct NumberAttribute {
+  const char* element;  // a path below <link> or <joint>
+  const char* attribute;
+  int count;
+};
+
+constexpr NumberAttribute kLinkNumbers[] = {
+    {"inertial/origin", "xyz", 3},  {"inertial/origin", "rpy", 3},  {"inertial/mass", "value", 1},
+    {"inertial/inertia", "ixx", 1}, {"inertial/inertia", "ixy", 1}, {"inertial/inertia", "ixz", 1},
+    {"inertial/inertia", "iyy", 1}, {"inertial/inertia", "iyz", 1}, {"inertial/inertia", "izz", 1},
+};
+constexpr NumberAttribute kJointNumbers[] = {
+    {"origin", "xyz", 3},       {"origin", "rpy", 3},       {"axis", "xyz", 3},
+    {"limit", "lower", 1},      {"limit", "upper", 1},      {"limit", "effort", 1},
+    {"limit", "velocity", 1},   {"dynamics", "damping", 1}, {"dynamics", "friction", 1},
+    {"mimic", "multiplier", 1}, {"mimic", "offset", 1},
+};
+
+// Whether `text` is `count` finite decimal numbers separated by white space (the form of
+// docs/errors.md: no hex, nan or inf).
+bool holds_numbers(const std::string& text, int count) {
+  std::istringstream words(text);
+  std::string word;
+  int found = 0;
+  double value = 0;
+  while (words >> word) {
+    if (++found > count || !parse_double(word, value)) return false;
+  }
+  return found == count;
+}
+
+// The first element at `path` ("inertial/mass") below `parent`, or null.
+const TiXmlElement* element_at(const TiXmlElement& parent, const std::string& path) {
+  const TiXmlElement* e = &parent;
+  std::size_t from = 0;
+  while (e && from <= path.size()) {
+    const std::size_t slash = std::min(path.find('/', from), path.size());
+    e = e->FirstChildElement(path.substr(from, slash - from).c_str());
+    from = slash + 1;
+  }
+  return e;
+}
+
+// InputError "PATH:LINE: link 'NAME': inertial/mass value 'abc' is not a number" for the first
+// attribute of `kind` elements (link or joint) that the reader takes and cannot read.
+template <std::size_t N>
+void check_numbers_of(const TiXmlElement& robot, const char* kind,
+                      const NumberAttribute (&attributes)[N], const std::string& path) {
+  for (const TiXmlElement* e = robot.FirstChildElement(kind); e; e = e->NextSiblingElement(kind)) {
+    const char* name = e->Attribute("name");
+    for (const NumberAttribute& a : attributes) {
+      const TiXmlElement* holder = element_at(*e, a.element);
+      const char* text = holder ? holder->Attribute(a.attribute) : nullptr;
+      if (!text || holds_numbers(text, a.count)) continue;
+      throw InputError(
+          path + ":" + std::to_string(holder->Row()) + ": " + kind + " '" + (name ? name : "") +
+          "': " + a.element + " " + a.attribute + " '" + text + "' is not " +
+          (a.count == 1 ? std::string("a number") : std::to_string(a.count) + " numbers") +
+          " (decimal, finite, separated by spaces)");
+    }
+  }
+}
+
+void check_numbers(const TiXmlDocument& doc, const std::string& path) {
+  const TiXmlElement* robot = doc.FirstChildElement("robot");
+  if (!robot) return;  // urdfdom says what is missing
+  check_numbers_of(*robot, "link", kLinkNumbers, path);
+  check_numbers_of(*robot, "joint", kJointNumbers, path);
+}
+
 // urdfdom reports malformed XML without a line ("Error reading end tag."): the text is parsed
-// with TinyXML, urdfdom's own parser, first, whose error has its row.
+// with TinyXML, urdfdom's own parser, first, whose error has its row; then the numbers the
+// reader takes are checked, each with its line.
 void check_xml(const std::string& text, const std::string& path) {
   const std::size_t nul = text.find('\0');
   if (nul != std::string::npos) {
@@ -265,7 +353,10 @@ void check_xml(const std::string& text, const std::string& path) {
   }
   TiXmlDocument doc;
   doc.Parse(text.c_str());
-  if (!doc.Error()) return;
+  if (!doc.Error()) {
+    check_numbers(doc, path);
+    return;
+  }
   // TinyXML gives no row when the text ends inside an element: that is the last line.
   long row = doc.ErrorRow();
   std::string where;
@@ -309,19 +400,29 @@ bool moving_joints_branch(const UrdfReader& reader, const urdf::Link& base) {
   return false;
 }
 
+// Where the chain ends (docs/urdf.md): at `link`, whose frame is the tool frame unless `ends`
+// lists the several leaves that hang from it through fixed joints side by side.
+struct ChainEnd {
+  const urdf::Link* link = nullptr;  // none: the moving joints branch, the tree is read whole
+  std::vector<std::string> ends;
+};
+
 // --tip, or else the one leaf below the base that ends a chain; none when no --tip is given and
-// the moving joints branch: the tree is then read whole. Moving joints in one chain with
-// several leaves at its end (a flange and a camera side by side) need --tip: the tool frame.
-const urdf::Link* chain_tip(const UrdfReader& reader, const urdf::ModelInterface& urdf,
-                            const urdf::Link& base, const std::string& tip_link) {
-  if (!tip_link.empty()) return &reader.link(tip_link, "--tip");
+// the moving joints branch: the tree is then read whole. Moving joints in one chain with several
+// leaves at its end (a flange and a camera side by side) end at the last moving joint's link,
+// with no tool frame: a URDF whose moving joints form one chain is never refused for want of one.
+ChainEnd chain_end(const UrdfReader& reader, const urdf::ModelInterface& urdf,
+                   const urdf::Link& base, const std::string& tip_link) {
+  if (!tip_link.empty()) return {&reader.chosen_link(Parameter::tip, tip_link), {}};
   const std::vector<std::string> leaves = chain_ends(urdf, base);
   if (leaves.empty()) reader.fail("no moving joint below link '" + base.name + "'");
-  if (leaves.size() == 1) return &reader.link(leaves.front(), "--tip");
-  if (moving_joints_branch(reader, base)) return nullptr;
-  reader.fail("the tree below link '" + base.name + "' has " + std::to_string(leaves.size()) +
-              " leaves that end chains (" + joined(leaves) +
-              "); choose the chain's end with --tip LINK");
+  if (leaves.size() == 1) return {&reader.link(leaves.front(), "the leaf"), {}};
+  if (moving_joints_branch(reader, base)) return {};
+  // Every leaf left is behind all the moving joints (their joints do not branch).
+  const std::vector<const urdf::Joint*> joints =
+      moving_joints_above(urdf, base, &reader.link(leaves.front(), "the leaf"));
+  return {&reader.link(joints.back()->child_link_name, "joint '" + joints.back()->name + "' child"),
+          leaves};
 }
 
 // The joints from the base down to the tip, fixed ones included: the path tip -> base through
@@ -332,7 +433,8 @@ std::vector<const urdf::Joint*> chain_joints(const UrdfReader& reader,
   std::vector<const urdf::Joint*> joints;
   for (const urdf::Link* l = &tip; l != &base;) {
     if (!l->parent_joint) {
-      reader.fail("--tip " + tip.name + " is not below --base " + base.name +
+      reader.fail(mention(Parameter::tip, tip.name) + " is not below " +
+                  mention(Parameter::base, base.name) +
                   " in the URDF tree (root: " + urdf.getRoot()->name + ")");
     }
     joints.insert(joints.begin(), l->parent_joint.get());
@@ -373,7 +475,16 @@ struct ChainRead {
   std::vector<std::string> mimics;
   Pose link_in_joint_frame;  // the current link's frame seen from J_{i-1} (J_0 = base)
   MassProperties base_body;  // the base's rigid group, in the base frame
+  std::vector<RobotFile::LinkFrame> frames;  // the links merged into a body, and the base link
 };
+
+// The links of body `body`'s rigid group as frames in J_body, the root's frame there being
+// `root_in_joint_frame`.
+void add_group_frames(const std::vector<GroupLink>& group, int body,
+                      const Pose& root_in_joint_frame, std::vector<RobotFile::LinkFrame>& frames) {
+  for (const GroupLink& l : group)
+    frames.push_back({l.name, body, root_in_joint_frame * l.pose});
+}
 
 // A joint's <dynamics>, as the drive they are read as, checked as a robot YAML's drive is.
 void check_dynamics(const UrdfReader& reader, const urdf::Joint& j, const Drive<double>& drive) {
@@ -419,7 +530,11 @@ void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>
   spec.placement = chain.link_in_joint_frame * to_pose(j.parent_to_joint_origin_transform) * turn;
   chain.link_in_joint_frame = turn.inverse();  // the child link's frame seen from J_i
   const urdf::Link& child = reader.link(j.child_link_name, "joint '" + j.name + "' child");
-  const MassProperties body = reader.rigid_group(child, next_moving(joints, k + 1), chain.locked);
+  std::vector<GroupLink> group;
+  const MassProperties body =
+      reader.rigid_group(child, next_moving(joints, k + 1), chain.locked, group);
+  add_group_frames(group, static_cast<int>(chain.links.size()), chain.link_in_joint_frame,
+                   chain.frames);
   spec.mass = body.mass;
   spec.com = chain.link_in_joint_frame * body.com;
   spec.inertia =
@@ -431,7 +546,9 @@ void read_moving_joint(UrdfReader& reader, const std::vector<const urdf::Joint*>
 ChainRead read_chain(UrdfReader& reader, const urdf::Link& base,
                      const std::vector<const urdf::Joint*>& joints, RobotFile& robot) {
   ChainRead chain;
-  chain.base_body = reader.rigid_group(base, next_moving(joints, 0), chain.locked);
+  std::vector<GroupLink> group{{base.name, Pose()}};
+  chain.base_body = reader.rigid_group(base, next_moving(joints, 0), chain.locked, group);
+  add_group_frames(group, -1, Pose(), chain.frames);
   for (std::size_t k = 0; k < joints.size(); ++k) {
     if (joints[k]->type == urdf::Joint::FIXED) {
       chain.link_in_joint_frame =
@@ -454,6 +571,8 @@ class TreeRead {
   // The subtree below `l`, a link of body `body` (-1: the base) whose frame is `pose` in that
   // body's joint frame (the base frame for the base).
   void visit(const urdf::Link& l, int body, const Pose& pose) {
+    const bool moved = body >= 0 && l.parent_joint && l.parent_joint->type != urdf::Joint::FIXED;
+    if (!moved) robot_.fixed_link_frames.push_back({l.name, body, pose});  // else a link name
     add_mass(l, body, pose);
     std::vector<const urdf::Joint*> children;
     for (const urdf::JointSharedPtr& j : l.child_joints)
@@ -535,8 +654,8 @@ void chain_warnings(const ChainRead& chain, const UrdfReader& reader, const std:
                              "own variable (the coupling is not applied): " + joined(chain.mimics));
   }
   if (!reader.accepted().empty()) {
-    robot.warnings.push_back(path + ": accepted by --inertia-checks warn, no rigid body has " +
-                             joined(reader.accepted()));
+    robot.warnings.push_back(path + ": accepted by " + mention(Parameter::inertia_checks, "warn") +
+                             ", no rigid body has " + joined(reader.accepted()));
     robot.check_positive_definite = true;  // the apps check M at every state
   }
 }
@@ -552,9 +671,9 @@ Model<double> urdf_model(const std::vector<LinkSpec<double>>& links, const Robot
   const Vec3<double> gravity(0, 0, -9.81);
   if (!robot.floating_base) return Model<double>(links, gravity, robot.tool, Payload<double>());
   if (!(base_body.mass > 0))
-    throw InputError(robot.path +
-                     ": --floating-base: the base link and the links fixed to it have "
-                     "no mass (a free base needs one)");
+    throw InputError(robot.path + ": " + mention(Parameter::floating_base) +
+                     ": the base link and the links fixed to it have no mass (a free base needs "
+                     "one)");
   return Model<double>(links, gravity, robot.tool, Payload<double>(), base_body);
 }
 
@@ -579,9 +698,11 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   const urdf::ModelInterface& urdf = *parsed;
   UrdfReader reader(urdf, path, selection.inertia_checks_warn);
   if (!urdf.getRoot()) reader.fail("URDF without a root link");
-  const urdf::Link& base =
-      selection.base_link.empty() ? *urdf.getRoot() : reader.link(selection.base_link, "--base");
-  const urdf::Link* tip = chain_tip(reader, urdf, base, selection.tip_link);
+  const urdf::Link& base = selection.base_link.empty()
+                               ? *urdf.getRoot()
+                               : reader.chosen_link(Parameter::base, selection.base_link);
+  const ChainEnd end = chain_end(reader, urdf, base, selection.tip_link);
+  const urdf::Link* tip = end.link;
   RobotFile robot;
   robot.path = path;
   robot.format = "urdf";
@@ -595,14 +716,17 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   }
   const ChainRead chain = read_chain(reader, base, chain_joints(reader, urdf, base, *tip), robot);
   if (chain.links.empty()) {
-    reader.fail("no revolute, continuous or prismatic joint between --base " + base.name +
-                " and --tip " + tip->name);
+    reader.fail("no revolute, continuous or prismatic joint between " +
+                mention(Parameter::base, base.name) + " and " + mention(Parameter::tip, tip->name));
   }
   chain_warnings(chain, reader, base.name + " -> " + tip->name, robot);
+  robot.fixed_link_frames = chain.frames;
   // The tip's frame, after the fixed joints beyond the last moving one (a flange, a tool0), is
-  // the tool frame of pose, jacobian and --wrench; what hangs there is in the last body already.
+  // the tool frame of pose, jacobian and a wrench; what hangs there is in the last body already.
+  // A chain with several ends has none (the model keeps the last link's frame as its tool).
   robot.tool = chain.link_in_joint_frame;
-  robot.tip_link = tip->name;
+  robot.chain_ends = end.ends;
+  if (end.ends.empty()) robot.tip_link = tip->name;
   robot.model = urdf_model(chain.links, robot, chain.base_body);
   return robot;
 }
@@ -668,8 +792,8 @@ OverrideReach override_reach(const RobotFile& robot, const std::vector<Override>
     const std::set<std::string> reachable{"mass", "com", "inertia", "drive"};
     if (name(0) != "links" || steps.size() < 3 || !std::holds_alternative<std::size_t>(steps[1]) ||
         !reachable.count(name(2))) {
-      throw InputError(robot.path + ": --set " + o.key +
-                       ": no such number in a URDF chain; --set reaches gravity[k] and "
+      throw InputError(robot.path + ": " + mention(Parameter::set, o.key) +
+                       ": no such number in a URDF chain; the numbers it has are gravity[k] and "
                        "links[i].mass, .com[k], .inertia.xx (xy, ...), .drive.Jm, .G, .B, .Tc");
     }
     const std::size_t i = std::get<std::size_t>(steps[1]);
