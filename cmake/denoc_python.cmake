@@ -1,12 +1,32 @@
 # The Python module's dependencies, from Debian's packages (pybind11-dev, python3-dev,
 # python3-numpy): DENOC_PYTHON=AUTO builds the module when they are found, ON requires them, OFF
-# leaves it out. Not in the sanitizer and fuzzing builds (an instrumented module cannot be loaded
-# by an uninstrumented python3). Sets DENOC_WITH_PYTHON.
+# leaves it out. Not in the fuzzing build. In the sanitizer build an uninstrumented python3 loads
+# the instrumented module with the sanitizers' runtime preloaded (DENOC_SANITIZER_RUNTIME, for
+# the tests' LD_PRELOAD); without that runtime the module is left out. Sets DENOC_WITH_PYTHON.
 set(DENOC_WITH_PYTHON OFF)
 if(DENOC_PYTHON STREQUAL "ON")
   set(denoc_python_required REQUIRED)
-elseif(NOT DENOC_PYTHON STREQUAL "AUTO" OR DENOC_SANITIZE OR DENOC_FUZZ)
+elseif(NOT DENOC_PYTHON STREQUAL "AUTO" OR DENOC_FUZZ)
   return()
+endif()
+if(DENOC_SANITIZE)
+  # clang's AddressSanitizer runtime holds UndefinedBehaviorSanitizer's; g++ has two.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    set(denoc_runtimes libclang_rt.asan-x86_64.so)
+  else()
+    set(denoc_runtimes libasan.so libubsan.so)
+  endif()
+  set(DENOC_SANITIZER_RUNTIME "")
+  foreach(runtime ${denoc_runtimes})
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${runtime}
+      OUTPUT_VARIABLE denoc_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT IS_ABSOLUTE "${denoc_runtime}" OR NOT EXISTS "${denoc_runtime}")
+      message(STATUS "Python module denoc: OFF (no ${runtime} to preload under the sanitizers)")
+      return()
+    endif()
+    list(APPEND DENOC_SANITIZER_RUNTIME ${denoc_runtime})
+  endforeach()
+  string(REPLACE ";" ":" DENOC_SANITIZER_RUNTIME "${DENOC_SANITIZER_RUNTIME}")
 endif()
 # Debian's python3 first (/usr/bin ahead of PATH, as the tests find it), whose dist-packages hold
 # its numpy and pytest.
@@ -30,4 +50,8 @@ if(Python3_FOUND AND pybind11_FOUND)
     set(DENOC_WITH_PYTHON ON)
   endif()
 endif()
-message(STATUS "Python module denoc: ${DENOC_WITH_PYTHON} (DENOC_PYTHON=${DENOC_PYTHON})")
+if(DENOC_WITH_PYTHON)
+  message(STATUS "Python module denoc: ON (for ${Python3_EXECUTABLE})")
+else()
+  message(STATUS "Python module denoc: OFF (DENOC_PYTHON=${DENOC_PYTHON})")
+endif()

@@ -191,7 +191,7 @@ TEST(Lanes, ASampleHasTheSameNumbersAloneAndInABatch) {
   by_packs(s, tau_batch,
            [&](int count, const LanePointers& p) { torques.evaluate_samples(count, p); });
   by_packs(s, qdd_batch,
-           [&](int count, const LanePointers& p) { forward.evaluate_samples(count, p); });
+           [&](int count, const LanePointers& p) { forward.evaluate_samples(count, p, n); });
   VecX<double> tau(n);
   for (int k = 0; k < Samples::count; ++k) {
     torques.evaluate(s.q.col(k), s.qd.col(k), s.x.col(k), tau);

@@ -9,6 +9,7 @@
 #include "denoc/count/count_quantity.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/overrides.hpp"
+#include "denoc/io/urdf.hpp"
 
 namespace denoc::python {
 
@@ -41,6 +42,19 @@ ChainSelection chain_of(const std::optional<std::string>& base,
   return {base.value_or(""), tip.value_or(""), inertia_checks == "warn", floating_base};
 }
 
+// A robot file's text as `format` says ("urdf" or "yaml"), as load_robot_file reads a file.
+RobotFile robot_from_text(const std::string& text, const std::string& format,
+                          const std::string& name, const std::vector<Override>& overrides,
+                          const ChainSelection& chain) {
+  if (format == "urdf") {
+    RobotFile robot = parse_urdf(text, name, chain);
+    apply_overrides(robot, overrides, chain.inertia_checks_warn);
+    return robot;
+  }
+  if (format != "yaml") throw InputError("format: '" + format + "' is not one of urdf, yaml");
+  return parse_robot_file(text, name, overrides, chain);
+}
+
 }  // namespace
 
 Robot::Robot(const std::string& path, const std::optional<std::string>& base,
@@ -50,6 +64,32 @@ Robot::Robot(const std::string& path, const std::optional<std::string>& base,
                             chain_of(base, tip, floating_base, inertia_checks))),
       q_(file_.model.nq()),
       zeros_(VecX<double>::Zero(file_.model.nv())) {}
+
+Robot::Robot(const std::string& text, const std::string& format, const std::string& name,
+             const std::optional<std::string>& base, const std::optional<std::string>& tip,
+             bool floating_base, const std::string& inertia_checks, const py::object& set)
+    : file_(robot_from_text(text, format, name, overrides_of(set),
+                            chain_of(base, tip, floating_base, inertia_checks))),
+      q_(file_.model.nq()),
+      zeros_(VecX<double>::Zero(file_.model.nv())) {}
+
+std::vector<std::string> Robot::frame_names() const {
+  std::vector<std::string> names = file_.link_names;
+  for (const RobotFile::LinkFrame& f : file_.fixed_link_frames)
+    names.push_back(f.name);
+  if (!file_.tip_link.empty() && std::count(names.begin(), names.end(), file_.tip_link) == 0)
+    names.push_back(file_.tip_link);
+  if (std::count(names.begin(), names.end(), "base") == 0) names.insert(names.begin(), "base");
+  return names;
+}
+
+std::string Robot::repr() const {
+  const Model<double>& m = file_.model;
+  return "<denoc.Robot '" + file_.name + "': n=" + std::to_string(m.dof()) +
+         ", nq=" + std::to_string(m.nq()) + ", nv=" + std::to_string(m.nv()) + ", " +
+         (m.is_chain() ? "chain" : "tree") + ", " + (m.floating() ? "floating" : "fixed") +
+         " base, " + (file_.format == "urdf" ? "URDF " : "robot YAML ") + file_.path + ">";
+}
 
 std::vector<std::string> Robot::joint_names() const {
   std::vector<std::string> names;
@@ -64,6 +104,22 @@ std::vector<std::string> Robot::joint_names() const {
     }
   }
   return names;
+}
+
+// The width of each sample of tau: n, or with a floating base n or 6 + n as given; InputError
+// naming both widths when a floating base's tau has neither.
+Eigen::Index Robot::floating_forces_width(const Array& tau) const {
+  const Eigen::Index n = file_.dof(), nv = file_.model.nv();
+  if (!file_.model.floating()) return n;
+  const py::ssize_t given = tau.ndim() >= 1 ? tau.shape(tau.ndim() - 1) : -1;
+  if ((tau.ndim() == 1 || tau.ndim() == 2) && (given == n || given == nv)) return given;
+  std::string shape;
+  for (py::ssize_t d = 0; d < tau.ndim(); ++d)
+    shape += (d ? ", " : "") + std::to_string(tau.shape(d));
+  throw InputError("tau: shape (" + shape + (tau.ndim() == 1 ? ",)" : ")") + "; expected (" +
+                   std::to_string(n) + ",) or (N, " + std::to_string(n) +
+                   ") for the joints' forces, or (" + std::to_string(nv) + ",) or (N, " +
+                   std::to_string(nv) + ") for the base's wrench and the joints' forces");
 }
 
 Route Robot::route(const std::string& name) const {
@@ -136,10 +192,10 @@ py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, 
   ForwardDynamics& forward = *slot;
   const Samples q{"q", std::move(q_array), file_.model.nq()};
   const Samples qd{"qd", std::move(qd_array), file_.model.nv()};
-  // The joints' forces, or with a floating base optionally the base's six first.
-  const bool all_rates = file_.model.floating() && tau_array.ndim() >= 1 &&
-                         tau_array.shape(tau_array.ndim() - 1) == file_.model.nv();
-  const Samples tau{"tau", std::move(tau_array), all_rates ? file_.model.nv() : file_.dof()};
+  // The joints' n forces, or with a floating base 6 + n, the base's six first
+  // (docs/floating-base.md).
+  const Eigen::Index tau_size = floating_forces_width(tau_array);
+  const Samples tau{"tau", std::move(tau_array), tau_size};
   const Shape shape = check_samples({&q, &qd, &tau});
   const Eigen::Index width = file_.model.nv();
   py::array_t<double> out = rows_array(shape, width);
@@ -153,7 +209,7 @@ py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, 
     LanePointers p = lane_pointers(k, count, {q.array.data(), q.width}, {qd.array.data(), qd.width},
                                    {tau.array.data(), tau.width}, {rows, width});
     if (floating) p.q[0] = coordinates(q, k, shape.batch).data();
-    forward.evaluate_samples(count, p);
+    forward.evaluate_samples(count, p, tau_size);
     if (!Eigen::Map<const VecX<double>>(rows + k * width, count * width).allFinite())
       not_positive_definite();
   });
@@ -229,6 +285,12 @@ void bind_robot(py::module_& m) {
            py::arg("path"), py::arg("base") = py::none(), py::arg("tip") = py::none(),
            py::arg("floating_base") = false, py::arg("inertia_checks") = "strict",
            py::arg("set") = py::none())
+      .def(py::init<const std::string&, const std::string&, const std::string&,
+                    const std::optional<std::string>&, const std::optional<std::string>&, bool,
+                    const std::string&, const py::object&>(),
+           py::arg("text"), py::arg("format"), py::arg("name"), py::arg("base"), py::arg("tip"),
+           py::arg("floating_base"), py::arg("inertia_checks"), py::arg("set"))
+      .def("_repr", &Robot::repr)
       .def_property_readonly("n", [](const Robot& r) { return r.file().dof(); })
       .def_property_readonly("nq", [](const Robot& r) { return r.file().model.nq(); })
       .def_property_readonly("nv", [](const Robot& r) { return r.file().model.nv(); })
@@ -240,8 +302,16 @@ void bind_robot(py::module_& m) {
       .def_property_readonly("is_chain", [](const Robot& r) { return r.file().model.is_chain(); })
       .def_property_readonly("joint_names", &Robot::joint_names)
       .def_property_readonly("link_names", [](const Robot& r) { return r.file().link_names; })
-      .def_property_readonly("warnings", [](const Robot& r) { return r.file().warnings; })
-      .def_property_readonly("gravity",
+      .def_property_readonly("frame_names", &Robot::frame_names)
+      .def_property_readonly("chain_ends", [](const Robot& r) { return r.file().chain_ends; })
+      .def_property_readonly("warnings",
+                             [](const Robot& r) {
+                               std::vector<std::string> lines;
+                               for (const std::string& w : r.file().warnings)
+                                 lines.push_back(worded(w, Wording::python));
+                               return lines;
+                             })
+      .def_property_readonly("gravity_vector",
                              [](const Robot& r) {
                                const Vec3<double> g = r.file().model.gravity();
                                return std::vector<double>{g[0], g[1], g[2]};

@@ -26,9 +26,17 @@ class Robot {
   Robot(const std::string& path, const std::optional<std::string>& base,
         const std::optional<std::string>& tip, bool floating_base,
         const std::string& inertia_checks, const py::object& set);
+  // The same from the text of a robot file ("urdf" or "yaml"); `name` names it in messages.
+  Robot(const std::string& text, const std::string& format, const std::string& name,
+        const std::optional<std::string>& base, const std::optional<std::string>& tip,
+        bool floating_base, const std::string& inertia_checks, const py::object& set);
 
   const RobotFile& file() const { return file_; }
+  // "<denoc.Robot 'name': n=..., nq=..., nv=..., chain|tree, fixed|floating base, FORMAT PATH>"
+  std::string repr() const;
   std::vector<std::string> joint_names() const;
+  // The frames pose and jacobian take (io/frames.hpp): base, the links, a URDF's fixed links.
+  std::vector<std::string> frame_names() const;
   // The robot file's initial q (rates: qd), or zero (a floating base at the origin, unturned).
   py::array_t<double> initial_state(bool rates) const;
   // The robot file's trajectory block sampled as ridim samples it: t, q, qd, qdd.
@@ -52,6 +60,7 @@ class Robot {
   SampleQuantities& quantities(Quantity quantity, const std::optional<std::string>& algorithm,
                                bool friction, const std::optional<std::string>& frame);
   ConstVectorRef<double> coordinates(const Samples& q, py::ssize_t k, bool batch);
+  Eigen::Index floating_forces_width(const Array& tau) const;
 
   RobotFile file_;
   std::mutex workspaces_;  // held while a call computes (the GIL released)

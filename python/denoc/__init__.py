@@ -44,18 +44,55 @@ class Robot(_denoc.Robot):
                    {"links[2].mass": 3.5} or a list of "KEY=VALUE" strings
 
     Attributes: n (joints), nq and nv (coordinates and rates: 7 + n and 6 + n with a floating
-    base, the base's first), joint_names, link_names (the frames pose and jacobian take, with
-    "base"), name, path, format, floating_base, is_chain, gravity, warnings (what
-    inertia_checks: warn accepted). Raises InputError naming the file, the line
-    or the key.
+    base, the base's first), joint_names, link_names (the links the joints move), frame_names
+    (what pose and jacobian take as frame=: "base", the links, and a URDF's links on fixed joints
+    such as feet and tool0), chain_ends (a URDF chain that ends in several links side by side and
+    so has no tool frame: pose and jacobian then need frame=), name, path, format, floating_base,
+    is_chain, gravity_vector (the gravity acceleration [gx, gy, gz] in m/s^2, in the base frame,
+    or the world frame with a floating base), warnings (what inertia_checks="warn" accepted).
+    Raises InputError naming the file, the line or the key.
+
+    Robot.from_urdf_string(text) and Robot.from_yaml_string(text) load a robot file's text.
     """
 
     def __init__(self, path, base=None, tip=None, floating_base=False, inertia_checks="strict",
                  set=None):
         super().__init__(str(path), base, tip, floating_base, inertia_checks, set)
+        self._warn()
+
+    def __repr__(self):
+        # Only a robot whose loading succeeded has a C++ side to describe (a failed __init__
+        # leaves the object behind, in a traceback's frames, without one).
+        if not getattr(self, "_loaded", False):
+            return "<denoc.Robot, not loaded>"
+        return self._repr()
+
+    def _warn(self):
+        self._loaded = True
+        import warnings as _warnings
         for warning in self.warnings:
-            import warnings as _warnings
-            _warnings.warn(warning, stacklevel=2)
+            _warnings.warn(warning, stacklevel=3)
+
+    @classmethod
+    def _from_text(cls, text, format, name, base, tip, floating_base, inertia_checks, set):
+        robot = cls.__new__(cls)
+        _denoc.Robot.__init__(robot, text, format, name, base, tip, floating_base,
+                              inertia_checks, set)
+        robot._warn()
+        return robot
+
+    @classmethod
+    def from_urdf_string(cls, text, name="<string>.urdf", base=None, tip=None,
+                         floating_base=False, inertia_checks="strict", set=None):
+        """A Robot from the text of a URDF (a str), as Robot(path) loads a file; `name` names it
+        in messages. The other arguments are Robot's."""
+        return cls._from_text(text, "urdf", name, base, tip, floating_base, inertia_checks, set)
+
+    @classmethod
+    def from_yaml_string(cls, text, name="<string>.yaml", set=None):
+        """A Robot from the text of a robot YAML (a str), as Robot(path) loads a file; `name`
+        names it in messages."""
+        return cls._from_text(text, "yaml", name, None, None, False, "strict", set)
 
     def _vectors(self, quantity, algorithm, q, qd=None, qdd=None, friction=True):
         return self._evaluate(quantity, algorithm, friction, None, q, qd, qdd)

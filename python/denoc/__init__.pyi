@@ -25,7 +25,9 @@ class Robot:
     is_chain: bool
     joint_names: List[str]
     link_names: List[str]
-    gravity: List[float]
+    frame_names: List[str]
+    chain_ends: List[str]
+    gravity_vector: List[float]
     warnings: List[str]
     def __init__(
         self,
@@ -36,6 +38,24 @@ class Robot:
         inertia_checks: str = ...,
         set: Union[None, Mapping[str, Union[float, str]], Sequence[str]] = ...,
     ) -> None: ...
+    @classmethod
+    def from_urdf_string(
+        cls,
+        text: str,
+        name: str = ...,
+        base: Optional[str] = ...,
+        tip: Optional[str] = ...,
+        floating_base: bool = ...,
+        inertia_checks: str = ...,
+        set: Union[None, Mapping[str, Union[float, str]], Sequence[str]] = ...,
+    ) -> "Robot": ...
+    @classmethod
+    def from_yaml_string(
+        cls,
+        text: str,
+        name: str = ...,
+        set: Union[None, Mapping[str, Union[float, str]], Sequence[str]] = ...,
+    ) -> "Robot": ...
     @property
     def initial_q(self) -> np.ndarray: ...
     @property

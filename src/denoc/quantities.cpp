@@ -49,15 +49,17 @@ namespace {
 // The routes that carry no floating base (docs/floating-base.md): InputError naming them.
 void check_floating_base(Route chosen) {
   if (chosen == Route::gibbs_appell || chosen == Route::fixman)
-    throw InputError("--algorithm " + route_name(chosen) +
+    throw InputError(mention(Parameter::algorithm, route_name(chosen)) +
                      ": the route carries no floating base (its recursions start from a fixed "
                      "one); the robot's base is floating (docs/floating-base.md)");
 }
 
 void check_fixman(Route chosen, const RobotFile& robot) {
   if (chosen == Route::fixman && !fixman_supports(robot.model))
-    throw InputError(robot.path +
-                     ": --algorithm fixman: " + fixman_unsupported_reason(robot.model));
+    throw InputError(robot.path + ": " + mention(Parameter::algorithm, "fixman") + ": " +
+                     fixman_unsupported_reason(robot.model) + "; " +
+                     mention(Parameter::algorithm, "udu") + " and " +
+                     mention(Parameter::algorithm, "cholesky") + " take this robot");
 }
 
 // The entries of a row of `quantity` (docs/csv.md).
@@ -97,8 +99,9 @@ Route choose_route(Quantity quantity, std::optional<Route> chosen_route, const R
     std::string names;
     for (Route a : allowed)
       names += (names.empty() ? "" : ", ") + route_name(a);
-    throw InputError("--algorithm " + route_name(chosen) + " does not compute --quantity " +
-                     quantity_name(quantity) + "; the routes for it are " + names);
+    throw InputError(mention(Parameter::algorithm, route_name(chosen)) + " does not compute " +
+                     mention(Parameter::quantity, quantity_name(quantity)) +
+                     "; the routes for it are " + names);
   }
   if (robot.model.floating()) check_floating_base(chosen);
   check_fixman(chosen, robot);
@@ -112,15 +115,10 @@ void check_forward_route(Route route, const RobotFile& robot) {
 
 std::optional<BodyFrame<double>> choose_frame(Quantity quantity, const std::string& name,
                                               bool wrench, const RobotFile& robot) {
-  if (!name.empty()) return find_frame(robot, name);
-  if (robot.model.is_chain()) return std::nullopt;
   const bool pose = quantity == Quantity::pose || quantity == Quantity::jacobian;
-  if (pose || wrench) {
-    throw InputError(robot.path + ": the robot is a tree, so " +
-                     (pose ? "--quantity " + quantity_name(quantity) : std::string("--wrench")) +
-                     " needs --frame LINK: the link whose frame it refers to");
-  }
-  return std::nullopt;
+  return frame_or_tool(
+      robot, name, pose || wrench,
+      pose ? mention(Parameter::quantity, quantity_name(quantity)) : mention(Parameter::wrench));
 }
 
 SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Route route,
@@ -135,7 +133,8 @@ SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Ro
       frame_(settings.frame.value_or(robot.model.tool_frame())),
       size_(row_size(quantity, robot.model)),
       friction_forces_(VecX<double>::Zero(robot.dof())),
-      check_positive_definite_(robot) {
+      check_positive_definite_(
+          robot, quantity == Quantity::inverse_mass_matrix || quantity == Quantity::udu) {
   if (LaneDynamics::supports(quantity, route, robot.model))
     lanes_ = std::make_unique<LaneDynamics>(robot.model);
 }
@@ -275,7 +274,9 @@ ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool frict
       dynamics_(robot.model),
       route_(route),
       friction_(friction && robot.model.has_friction()),
-      friction_forces_(VecX<double>::Zero(robot.dof())) {
+      friction_forces_(VecX<double>::Zero(robot.dof())),
+      generalized_(VecX<double>::Zero(robot.model.nv())),
+      check_positive_definite_(robot) {
   check_forward_route(route, robot);
   if (LaneDynamics::supports_forward(route, robot.model)) {
     lanes_ = std::make_unique<LaneDynamics>(robot.model);
@@ -283,9 +284,14 @@ ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool frict
   }
 }
 
-void ForwardDynamics::evaluate_samples(int count, const LanePointers& samples) {
-  if (lanes_) {
+void ForwardDynamics::evaluate_samples(int count, const LanePointers& samples,
+                                       Eigen::Index tau_size) {
+  if (lanes_ && tau_size == model_.dof()) {
     lanes_->forward(friction_, count, samples);
+    for (int k = 0; k < count && check_positive_definite_.on(); ++k) {
+      lanes_->pivots(k, pivots_);
+      check_positive_definite_.check_pivots(pivots_);
+    }
     return;
   }
   const Eigen::Index nq = model_.nq(), nv = model_.nv();
@@ -293,23 +299,44 @@ void ForwardDynamics::evaluate_samples(int count, const LanePointers& samples) {
     Eigen::Map<VecX<double>>(samples.out[k], nv) =
         (*this)(Eigen::Map<const VecX<double>>(samples.q[k], nq),
                 Eigen::Map<const VecX<double>>(samples.qd[k], nv),
-                Eigen::Map<const VecX<double>>(samples.qdd[k], nv));
+                Eigen::Map<const VecX<double>>(samples.qdd[k], tau_size));
   }
 }
 
 const VecX<double>& ForwardDynamics::operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                                 ConstVectorRef<double> tau) {
+  const Eigen::Index n = model_.dof(), nv = model_.nv();
+  if (q.size() != model_.nq() || qd.size() != nv || (tau.size() != n && tau.size() != nv)) {
+    throw InputError("forward dynamics: q, qd and tau have " + std::to_string(q.size()) + ", " +
+                     std::to_string(qd.size()) + " and " + std::to_string(tau.size()) +
+                     " entries; the robot takes " + std::to_string(model_.nq()) + ", " +
+                     std::to_string(nv) + " and " +
+                     (n == nv ? std::to_string(n)
+                              : std::to_string(n) + " (the joints' forces) or " +
+                                    std::to_string(nv) + " (the base's wrench first)"));
+  }
   if (lanes_) {  // as one sample of a batch, so that both give the same numbers
-    lanes_->forward(
-        friction_, 1,
-        lane_pointers(0, 1, {q.data(), 0}, {qd.data(), 0}, {tau.data(), 0}, {qdd_.data(), 0}));
+    evaluate_samples(
+        1, lane_pointers(0, 1, {q.data(), 0}, {qd.data(), 0}, {tau.data(), 0}, {qdd_.data(), 0}),
+        n);
     return qdd_;
   }
-  if (!friction_) return forward_dynamics(route_, dynamics_, q, qd, tau);
-  net_ = tau;  // sized at the first call
-  friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
-  net_.tail(model_.dof()) -= friction_forces_;
-  return forward_dynamics(route_, dynamics_, q, qd, net_);
+  // Under inertia_checks: warn, M must be positive definite: the O(n) route's own pivots say so;
+  // the other routes' factors are not read, and a factorisation of the check's own does.
+  if (route_ != Route::udu) check_positive_definite_.check(q);
+  // n forces with a floating base: the base unactuated, its six generalized forces zero.
+  const bool joints_only = tau.size() != nv;
+  if (joints_only) generalized_.tail(n) = tau;
+  const ConstVectorRef<double> forces = joints_only ? ConstVectorRef<double>(generalized_) : tau;
+  if (friction_) {
+    net_ = forces;  // sized at the first call
+    friction_forces(model_, qd.tail(n), friction_forces_);
+    net_.tail(n) -= friction_forces_;
+  }
+  const VecX<double>& qdd =
+      forward_dynamics(route_, dynamics_, q, qd, friction_ ? ConstVectorRef<double>(net_) : forces);
+  if (route_ == Route::udu) check_positive_definite_.check_factors(dynamics_.denoc());
+  return qdd;
 }
 
 }  // namespace denoc

@@ -108,20 +108,22 @@ class SampleQuantities {
 void check_forward_route(Route route, const RobotFile& robot);
 
 // qdd from I(q) qdd = tau - h(q, qd) - the drives' friction at qd (unless `friction` is false):
-// the inverse of SampleQuantities' torques. tau holds the joints' n forces, or with a floating
-// base 6 + n (the base's first). Returns the route's storage in `d`; NaN entries when I is not
-// positive definite.
+// the inverse of SampleQuantities' torques. tau holds the joints' n forces; with a floating base
+// it may instead hold 6 + n generalized forces (the wrench on the base first:
+// docs/floating-base.md), and n forces leave the base unactuated. Returns the route's storage in
+// `d`; NaN entries when I is not positive definite.
 class ForwardDynamics {
  public:
   ForwardDynamics(const RobotFile& robot, Route route, bool friction = true);
+  // InputError when q, qd or tau has another size than nq, nv and n or nv.
   const VecX<double>& operator()(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                  ConstVectorRef<double> tau);
   // Samples evaluated per call of evaluate_samples (as SampleQuantities'): a pack's width on the
   // O(n) route with a fixed base, else 1. Where packs apply, operator() takes them too.
   int samples_per_call() const { return lanes_ ? LaneDynamics::width : 1; }
   // Up to samples_per_call() samples at once: q, qd and tau at samples.q[k], qd[k] and qdd[k],
-  // qdd into samples.out[k].
-  void evaluate_samples(int count, const LanePointers& samples);
+  // each tau of `tau_size` entries (n, or nv with a floating base), qdd into samples.out[k].
+  void evaluate_samples(int count, const LanePointers& samples, Eigen::Index tau_size);
 
  private:
   const Model<double>& model_;
@@ -129,6 +131,9 @@ class ForwardDynamics {
   Route route_;
   bool friction_;
   VecX<double> net_, friction_forces_;
+  VecX<double> generalized_;  // n joint forces with a floating base: the base's six zeros first
+  PositiveDefiniteCheck check_positive_definite_;
+  VecX<double> pivots_;                  // a sample's pivots from the packs, for the check
   std::unique_ptr<LaneDynamics> lanes_;  // packs, on the O(n) route with a fixed base
   VecX<double> qdd_;                     // their result for one sample
 };

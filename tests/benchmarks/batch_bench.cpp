@@ -61,9 +61,10 @@ void run_forward(benchmark::State& state, const denoc::RobotFile& robot) {
   for (auto _ : state) {
     for (long k = 0; k < count; k += per_call) {
       const int samples = static_cast<int>(std::min<long>(per_call, count - k));
-      forward.evaluate_samples(
-          samples, denoc::lane_pointers(k, samples, {q.data(), n}, {qd.data(), n}, {tau.data(), n},
-                                        {out.data(), n}));
+      forward.evaluate_samples(samples,
+                               denoc::lane_pointers(k, samples, {q.data(), n}, {qd.data(), n},
+                                                    {tau.data(), n}, {out.data(), n}),
+                               n);
     }
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();

@@ -15,8 +15,11 @@ ROBOTS = Path(os.environ.get("DENOC_ROBOTS", Path(__file__).resolve().parents[2]
 
 
 def run(args, stdin=None, check=True):
-    """Runs an app; returns its standard output."""
-    result = subprocess.run([str(a) for a in args], input=stdin, capture_output=True, text=True)
+    """Runs an app; returns its standard output. Under the sanitizer build the module's runtime is
+    preloaded into Python (tests/CMakeLists.txt); an app carries its own, so it is not passed on."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    result = subprocess.run([str(a) for a in args], input=stdin, capture_output=True, text=True,
+                            env=env)
     if check and result.returncode != 0:
         raise AssertionError(f"{args} exited {result.returncode}: {result.stderr}")
     return result

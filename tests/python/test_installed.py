@@ -30,3 +30,29 @@ def test_import_from_an_installed_prefix(tmp_path):
     import denoc  # the build tree's, for comparison
     import numpy as np
     assert out[1] == repr(denoc.Robot(ROBOTS / "stanford.yaml").gravity(np.full(6, 0.5))[1])
+
+
+def test_a_venv_interpreter_chosen_for_the_build(tmp_path):
+    """docs/python.md, "Another Python": a venv made with --system-site-packages (Debian's numpy)
+    and CMake configured with -DPython3_EXECUTABLE=VENV/bin/python builds the module for that
+    interpreter; the build tree's module, built for the same CPython, imports there."""
+    build = Path(os.environ["DENOC_BUILD"])
+    cmake = os.environ.get("DENOC_CMAKE", "cmake")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
+                    venv], check=True, capture_output=True)
+    python = venv / "bin" / "python"
+    source = Path(__file__).resolve().parents[2]
+    configured = subprocess.run([cmake, "-S", source, "-B", tmp_path / "build",
+                                 f"-DPython3_EXECUTABLE={python}"],
+                                check=True, capture_output=True, text=True).stdout
+    assert f"Python module denoc: ON (for {python})" in configured, configured
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(build / "python")
+    script = ("import sys, denoc\n"
+              "print(sys.prefix)\n"
+              f"print(denoc.Robot({str(ROBOTS / 'planar3.yaml')!r}).n)\n")
+    out = subprocess.run([python, "-c", script], env=env, check=True, capture_output=True,
+                         text=True, cwd=tmp_path).stdout.splitlines()
+    assert Path(out[0]) == venv
+    assert out[1] == "3"

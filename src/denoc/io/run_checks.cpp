@@ -8,11 +8,11 @@
 
 namespace denoc {
 
-PositiveDefiniteCheck::PositiveDefiniteCheck(const RobotFile& robot)
+PositiveDefiniteCheck::PositiveDefiniteCheck(const RobotFile& robot, bool needed)
     : model_(robot.model),
-      accepted_by_(robot.format == "urdf" ? "--inertia-checks warn"
+      accepted_by_(robot.format == "urdf" ? mention(Parameter::inertia_checks, "warn")
                                           : "the robot file's inertia_checks: warn") {
-  if (robot.check_positive_definite) ws_.emplace(robot.model);
+  if (robot.check_positive_definite && needed) ws_.emplace(robot.model);
 }
 
 void PositiveDefiniteCheck::operator()(double t, ConstVectorRef<double> q) {
@@ -20,26 +20,38 @@ void PositiveDefiniteCheck::operator()(double t, ConstVectorRef<double> q) {
   try {
     check(q);
   } catch (const RunError& e) {
-    throw RunError("at t = " + shortest(t) + ": " + e.what());
+    throw RunError("at t = " + shortest(t) + ": " + e.message());
   }
 }
 
 void PositiveDefiniteCheck::check(ConstVectorRef<double> q) {
   if (!ws_) return;
-  udu_factors(model_, *ws_, q.tail(model_.dof()));  // the joints' coordinates
-  if (model_.floating() && !factor_base_pivot(model_, *ws_)) {
+  update_joint_frames(model_, *ws_, q.tail(model_.dof()));  // the joints' coordinates
+  articulated_body_masses(model_, *ws_);
+  if (model_.floating()) factor_base_pivot(model_, *ws_);
+  check_factors(*ws_);
+}
+
+void PositiveDefiniteCheck::check_factors(const Workspace<double>& ws) const {
+  if (!ws_) return;
+  if (model_.floating() && ws.base.pivot.info() != Eigen::Success) {
     throw RunError(
         "the inertia matrix is not positive definite (the floating base's pivot, its "
         "6x6 articulated mass, is not); " +
         accepted_by_ + " accepted links that no rigid body has");
   }
+  check_pivots(ws.m_hat);
+}
+
+void PositiveDefiniteCheck::check_pivots(ConstVectorRef<double> m_hat) const {
+  if (!ws_) return;
   // The recursion runs tip to base: the tipmost pivot that fails is the cause, and the ones
   // nearer the base, computed from it, are often nan.
   for (int i = model_.dof() - 1; i >= 0; --i) {
-    if (!(ws_->m_hat[i] > 0)) {
+    if (!(m_hat[i] > 0)) {
       throw RunError("the inertia matrix is not positive definite (pivot " + std::to_string(i + 1) +
-                     " of its U D U^T factors is " + shortest(ws_->m_hat[i]) + "); " +
-                     accepted_by_ + " accepted links that no rigid body has");
+                     " of its U D U^T factors is " + shortest(m_hat[i]) + "); " + accepted_by_ +
+                     " accepted links that no rigid body has");
     }
   }
 }

@@ -14,15 +14,25 @@ namespace denoc {
 
 // With inertia_checks: warn a robot file may hold links that no rigid body has, and then the
 // inertia matrix may stop being positive definite: I = U D U^T (Saha 1999) is positive definite
-// exactly when every pivot m^_i is positive. Off for a file that passed the strict checks.
+// exactly when every pivot m^_i is positive. Off for a file that passed the strict checks, and
+// where `needed` is false: only what factorises or inverts I (forward dynamics, the inverse
+// inertia matrix, U D U^T) needs it; torques, bias, gravity, poses run as under strict checks.
 class PositiveDefiniteCheck {
  public:
-  explicit PositiveDefiniteCheck(const RobotFile& robot);
+  explicit PositiveDefiniteCheck(const RobotFile& robot, bool needed = true);
 
-  // Throws RunError "the inertia matrix is not positive definite (pivot i ...)".
+  bool on() const { return ws_.has_value(); }
+  // From a factorisation of its own at q (the joints' pivots and the floating base's, Eqs. 47-50
+  // only), for the routes whose factors it cannot read. Throws RunError "the inertia matrix is
+  // not positive definite (pivot i ...)".
   void check(ConstVectorRef<double> q);
   // The same with "at t = T: " before the message.
   void operator()(double t, ConstVectorRef<double> q);
+  // From the factors the O(n) route left in `ws` (its pivots m^_i, and the floating base's
+  // factored pivot), at no cost of its own.
+  void check_factors(const Workspace<double>& ws) const;
+  // From the joints' pivots m^_i alone (a fixed base), wherever they were computed (the packs).
+  void check_pivots(ConstVectorRef<double> m_hat) const;
 
  private:
   const Model<double>& model_;

@@ -107,6 +107,13 @@ void LaneDynamicsOf<T>::forward(bool friction, int count, const Pointers& sample
   scatter(forward_dynamics(model_lanes_, ws_, q_, qd_, qdd_), count, samples);
 }
 
+template <typename T>
+void LaneDynamicsOf<T>::pivots(int sample, VecX<T>& m_hat) const {
+  m_hat.resize(ws_.m_hat.size());
+  for (Eigen::Index i = 0; i < m_hat.size(); ++i)
+    m_hat[i] = ws_.m_hat[i][sample];
+}
+
 template class LaneDynamicsOf<double>;
 template class LaneDynamicsOf<float>;
 

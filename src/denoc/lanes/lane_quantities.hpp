@@ -79,6 +79,8 @@ class LaneDynamicsOf {
   void evaluate(Quantity quantity, bool friction, int count, const Pointers& samples);
   // qdd = I^-1 (tau - h - friction) for `count` samples of q, qd and tau (in qdd[k]), into out[k].
   void forward(bool friction, int count, const Pointers& samples);
+  // After forward: sample k's pivots m^_i of I = U D U^T (Saha 1999, Eq. 47) into `m_hat`.
+  void pivots(int sample, VecX<T>& m_hat) const;
 
  private:
   void gather(int count, const Pointers& samples);
