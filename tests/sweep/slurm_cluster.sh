@@ -73,8 +73,8 @@ CONF
     if sinfo -h -N -o '%T' 2>/dev/null | grep -q '^idle'; then return 0; fi
     sleep 0.25
   done
-  echo "slurmctld log:" >&2; tail -20 "$dir/log/slurmctld.log" "$dir/log/slurmctld.out" >&2
-  echo "slurmd log:" >&2; tail -20 "$dir/log/slurmd.log" "$dir/log/slurmd.out" >&2
+  echo "slurmctld log:" >&2; tail -n 20 "$dir/log/slurmctld.log" "$dir/log/slurmctld.out" >&2
+  echo "slurmd log:" >&2; tail -n 20 "$dir/log/slurmd.log" "$dir/log/slurmd.out" >&2
   echo "the test cluster's node did not become idle" >&2
   return 1
 }
