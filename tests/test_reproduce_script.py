@@ -7,17 +7,24 @@
   holds for the numbers in the table, and docs/papers.md quotes the same table;
 - the report holds the chosen sections only; bad usage and a missing build are exit 2;
 - the operation counts (--only counts): every route exactly on its fitted polynomial, the
-  papers' formulas beside them.
+  papers' formulas beside them; the Puma's counts docs/papers.md quotes are the report's and
+  what the command it shows prints now (counts are exact), and they bear out the page's reading;
+- docs/papers.md's measured regions are the ones scripts/reproduce --docs writes (DOCS_BLOCKS),
+  each once, closed and stamped with a commit and a machine; its figures from docs/reproduce/
+  are the ones --docs copies (DOCS_FIGURES).
 Exit 77 (skipped by CTest) after the counts when matplotlib is missing (scripts/plot draws the
 figures).
 
   test_reproduce_script.py REPRODUCE BUILD_DIR
 """
 import csv
+import importlib.util
 import os
 import re
+import shlex
 import sys
 import tempfile
+from importlib.machinery import SourceFileLoader
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import script_checks  # noqa: E402
@@ -30,6 +37,12 @@ except ImportError:
     HAVE_PLOTS = False
 
 reproduce, build = sys.argv[1:3]
+source = os.path.dirname(os.path.dirname(os.path.abspath(reproduce)))
+page = open(os.path.join(source, "docs", "papers.md"), encoding="utf-8").read()
+BEGIN = re.compile(r"^<!-- measured by scripts/reproduce --docs: (\S+) -->$")
+END = "<!-- end of measured -->"
+STAMP = re.compile(r"^\(`scripts/reproduce --docs( --quick)?`, commit [0-9a-f]{7,}[^,]*, .+, "
+                   r"\d+ CPUs, .+\)$")
 
 
 def planar3_holding_torques(g=9.81, lengths=(0.4, 0.3, 0.2), masses=(4, 3, 2)):
@@ -80,8 +93,6 @@ def check_mata_table5(report, tmp):
         check(cells[2:] == want, f"{name}: report {cells[2:]}, denoc_reproduce {want}")
     # docs/papers.md quotes this table as scripts/reproduce --docs last wrote it: the same rows,
     # or the page is stale (run scripts/reproduce OUT --only mata-table5 --docs).
-    page = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(reproduce))),
-                             "docs", "papers.md"), encoding="utf-8").read()
     quoted = table_rows(page, "<!-- measured by scripts/reproduce --docs: mata-table5 -->")
     check(quoted == rows, f"docs/papers.md's Table 5 {quoted} is not what scripts/reproduce "
                           f"reports {rows}: run scripts/reproduce OUT --only mata-table5 --docs")
@@ -110,8 +121,109 @@ def check_counts(tmp):
              "inertia matrix (Gibbs-Appell Hessian)": ("11.5n^2 + 19.5n - 49", "8.5n^2 + 31.5n - 69")}
     for name, (m, a) in paper.items():
         check(tuple(rows.get(name, [""] * 7)[5:7]) == (m, a), f"{name}: paper's columns")
+    check_puma_counts(open(os.path.join(out, "report.md")).read())
 
 
+def measured_regions():
+    """docs/papers.md's measured regions in the page's order: [(name, lines)], and what is
+    wrong with their markers."""
+    regions, problems, name = [], [], None
+    for number, line in enumerate(page.splitlines(), start=1):
+        begin = BEGIN.match(line)
+        if begin:
+            if name is not None:
+                problems.append(f"line {number}: region {begin.group(1)} opens inside {name}")
+            name = begin.group(1)
+            regions.append((name, []))
+        elif line == END:
+            if name is None:
+                problems.append(f"line {number}: '{END}' closes no region")
+            name = None
+        elif name is not None:
+            regions[-1][1].append(line)
+    if name is not None:
+        problems.append(f"region {name} is not closed by '{END}'")
+    return regions, problems
+
+
+def region_body(name):
+    """A region's lines without the stamp --docs puts under them (and the blank line before)."""
+    lines = dict(measured_regions()[0]).get(name, [])
+    return lines[:-2] if len(lines) >= 2 and STAMP.match(lines[-1]) else lines
+
+
+def check_puma_counts(report):
+    """The Puma's counts on the page: what the report (this build) gives, what the command the
+    page shows prints, and the ordering the page reads from them."""
+    body = region_body("mata-table7-counts")
+    check(body and "\n".join(body) in report,
+          "docs/papers.md's Puma counts (mata-table7-counts) are not what scripts/reproduce "
+          "reports: run scripts/reproduce OUT --only counts --docs")
+    command = re.search(r"`(rfdsim robots/puma560_akb\.yaml [^`]*--algorithm NAME)`",
+                        "\n".join(body))
+    if not check(command is not None, "mata-table7-counts: no rfdsim command"):
+        return
+    total = {}
+    for line in body:
+        route = re.match(r"^\| `([a-z-]+)`[^|]*\|(.*)\|$", line)
+        if not route:
+            continue
+        alg = route.group(1)
+        quoted = [int(cell.strip().replace(",", "")) for cell in route.group(2).split("|")]
+        argv = shlex.split(command.group(1).replace("NAME", alg))
+        argv[0] = os.path.join(build, "apps", "rfdsim", "rfdsim")
+        r = run(argv, cwd=source)
+        if not check(r.returncode == 0, f"{command.group(1)} ({alg}): {r.stderr.strip()}"):
+            continue
+        header, row = r.stdout.strip().splitlines()
+        k = dict(zip(header.split(","), row.split(",")))
+        m = int(k["multiplications"]) + int(k["divisions"])
+        printed = [m, int(k["additions"]), int(k["square_roots"]), int(k["sines_cosines"]),
+                   m + int(k["additions"])]
+        check(quoted == printed, f"docs/papers.md's counts of {alg} {quoted}, rfdsim "
+                                 f"--count-operations prints {printed}")
+        total[alg] = printed[4]
+    check(set(total) == {"gibbs-appell", "cholesky", "udu", "fixman"},
+          f"mata-table7-counts: routes {sorted(total)}")
+    if len(total) == 4:
+        # The page's reading: Gibbs-Appell takes no fewer operations than the composite bodies,
+        # U D U^T more than either.
+        check(total["gibbs-appell"] >= total["cholesky"],
+              f"gibbs-appell {total['gibbs-appell']} < cholesky {total['cholesky']} (M + A)")
+        check(total["udu"] > max(total["gibbs-appell"], total["cholesky"]),
+              f"udu {total['udu']} not above gibbs-appell and cholesky (M + A)")
+
+
+def check_docs_regions():
+    """The page's measured regions and figures against what scripts/reproduce --docs writes."""
+    loader = SourceFileLoader("reproduce_script", reproduce)
+    script = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(script)  # its definitions only: main() runs under __main__
+    regions, problems = measured_regions()
+    for problem in problems:
+        check(False, f"docs/papers.md: {problem}")
+    names = [name for name, _ in regions]
+    check(len(names) == len(set(names)), f"docs/papers.md: a measured region twice: {names}")
+    check(set(names) == set(script.DOCS_BLOCKS),
+          f"docs/papers.md's measured regions {sorted(set(names))}, scripts/reproduce --docs "
+          f"writes {sorted(script.DOCS_BLOCKS)}")
+    sections = [name for name, _ in script.SECTIONS]
+    for name, owner in script.DOCS_BLOCKS.items():
+        check(owner in sections, f"DOCS_BLOCKS: {name} by the section {owner}, not in SECTIONS")
+    for name, lines in regions:
+        check(bool(lines) and STAMP.match(lines[-1]) is not None,
+              f"docs/papers.md: region {name} has no commit and machine under it "
+              f"(run scripts/reproduce OUT --only {script.DOCS_BLOCKS.get(name, '?')} --docs)")
+    shown = re.findall(r"!\[[^\]]*\]\(reproduce/([^)]+)\)", page)
+    check(sorted(shown) == sorted(script.DOCS_FIGURES),
+          f"docs/papers.md shows {sorted(shown)} from docs/reproduce/, --docs copies "
+          f"{sorted(script.DOCS_FIGURES)}")
+    for name in shown:
+        check(os.path.exists(os.path.join(source, "docs", "reproduce", name)),
+              f"docs/reproduce/{name} missing")
+
+
+check_docs_regions()
 with tempfile.TemporaryDirectory() as tmp:
     check_counts(tmp)  # no figures: runs without matplotlib
 if not HAVE_PLOTS:
