@@ -339,7 +339,7 @@ TEST(Allocations, NoneInTheRightHandSideWithFrictionAndWrench) {
       denoc::FrictionSettings friction;
       friction.coulomb = coulomb;
       system.set_friction(friction);
-      system.set_tool_wrench(&wrench, true);
+      system.add_wrench(wrench, model.tool_frame(), true);
       denoc::State x(static_cast<std::size_t>(2 * n + 2), 0.0), dxdt(x.size());
       system.settle_modes(x, 0);  // joints at rest: some lock
       EXPECT_EQ(allocations_after_first([&] { system(x, dxdt, 0.0); }), 0);

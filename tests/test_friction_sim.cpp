@@ -77,7 +77,7 @@ SimRun simulate(const Model<double>& model, const VecX<double>& q0, const VecX<d
   const int n = model.dof();
   ChainDynamics system(model, Route::udu, forces);
   system.set_friction(friction);
-  system.set_tool_wrench(wrench, false);
+  if (wrench) system.add_wrench(*wrench, model.tool_frame(), false);
   SimRun run;
   run.x.assign(static_cast<std::size_t>(2 * n + 2), 0.0);
   for (int i = 0; i < n; ++i) {

@@ -212,22 +212,6 @@ class RowWriter {
   PositiveDefiniteCheck check_positive_definite_;
 };
 
-// Steps end on the samples of both inputs (the joint forces and the wrench, if any): each is
-// only piecewise smooth.
-struct BothKinks : JointForces {
-  JointForces& tau;
-  JointForces* w;
-  BothKinks(JointForces& t, JointForces* wr) : tau(t), w(wr) {}
-  void at(double t, Eigen::Ref<VecX<double>> out) override { tau.at(t, out); }
-  void release_before(double t) override {
-    tau.release_before(t);
-    if (w) w->release_before(t);
-  }
-  double next_kink(double t) override {
-    return w ? std::min(tau.next_kink(t), w->next_kink(t)) : tau.next_kink(t);
-  }
-};
-
 // Where --wrench acts: the --frame given, else the tool frame; a tree, or a chain with several
 // ends, has no tool frame, so there --wrench needs --frame (docs/trees.md).
 std::optional<BodyFrame<double>> wrench_frame(const RfdsimOptions& options,
@@ -314,7 +298,8 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   const std::unique_ptr<JointForces> forces =
       open_joint_forces(options, n, standard_input, torque_file);
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
-  BothKinks inputs(*forces, wrench.get());
+  InputsWithWrenches inputs(
+      *forces, wrench ? std::vector<JointForces*>{wrench.get()} : std::vector<JointForces*>{});
 
   Output output(options.output, standard_output);
   CsvWriter csv(output);
@@ -322,7 +307,10 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   csv.format_in_background();  // the rows formatted off the integration thread (docs/rfdsim.md)
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
-  system.set_tool_wrench(wrench.get(), options.wrench_in_tool_frame, wrench_frame(options, robot));
+  if (wrench) {
+    system.add_wrench(*wrench, wrench_frame(options, robot).value_or(robot.model.tool_frame()),
+                      options.wrench_in_tool_frame);
+  }
   RowWriter writer(system, csv, robot);
   Progress progress(options.progress, std::cerr, standard_error_is_terminal(), "rfdsim", "s",
                     options.t_end);

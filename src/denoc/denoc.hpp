@@ -68,6 +68,8 @@ namespace denoc {
       const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                     \
   KEYWORD const VecX<S>& apply_floating_frame_wrench<S>(                                           \
       const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>, const Vec6<S>&);     \
+  KEYWORD const VecX<S>& apply_floating_frame_wrenches<S>(                                         \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, const FrameWrench<S>*, int);              \
   KEYWORD const VecX<S>& inverse_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
                                              ConstVectorRef<S>, ConstVectorRef<S>);                \
   KEYWORD const VecX<S>& bias_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>,                    \

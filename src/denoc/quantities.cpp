@@ -163,6 +163,14 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
         1, lane_pointers(0, 1, {q.data(), 0}, {qd.data(), 0}, {qdd.data(), 0}, {row.data(), 0}));
     return;
   }
+  const AppliedWrench applied{frame_, wrench ? *wrench : Vec6<double>::Zero(),
+                              wrench_in_tool_frame_};
+  evaluate(q, qd, qdd, row, &applied, wrench ? 1 : 0);
+}
+
+void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd,
+                                ConstVectorRef<double> qdd, Eigen::Ref<VecX<double>> row,
+                                const AppliedWrench* wrenches, int count) {
   check_positive_definite_.check(q);
   // With a floating base q has 7 + n entries, qd and qdd 6 + n, and the dynamics' dispatch
   // takes them (docs/floating-base.md).
@@ -170,12 +178,12 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
   switch (quantity_) {
     case Quantity::torques:
       take_tau(inverse_dynamics(route_, dynamics_, q, qd, qdd));
-      with_wrench(q, wrench, gibbs_appell);
+      with_wrenches(q, wrenches, count, gibbs_appell);
       forces_row(qd, row);
       break;
     case Quantity::bias:
       take_tau(bias_forces(route_, dynamics_, q, qd));
-      with_wrench(q, wrench, gibbs_appell);
+      with_wrenches(q, wrenches, count, gibbs_appell);
       forces_row(qd, row);
       break;
     case Quantity::mass_matrix:
@@ -195,7 +203,7 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
       break;
     case Quantity::reactions: {
       inverse_dynamics(Route::denoc, dynamics_, q, qd, qdd);
-      with_wrench(q, wrench, false);
+      with_wrenches(q, wrenches, count, false);
       const auto& reactions = joint_reactions(model_, ws_, q.tail(model_.dof()));
       row = Eigen::Map<const VecX<double>>(reactions.data(), reactions.size());
       break;
@@ -246,27 +254,32 @@ const MatX<double>& SampleQuantities::inverse_mass_matrix(ConstVectorRef<double>
   return inverse;
 }
 
-// The external wrench taken into ws_.gamma and ws_.tau (docs/robot-file.md). It is carried inwards
-// on the DeNOC joint frames, which the Gibbs-Appell route does not set. With a floating base the
-// wrench is in the world frame, and the base's forces take it too.
-void SampleQuantities::with_wrench(ConstVectorRef<double> q, const Vec6<double>* wrench,
-                                   bool need_frames) {
-  if (!wrench) return;
-  wrench_value_ = *wrench;
-  if (model_.floating()) {
-    if (wrench_in_tool_frame_) {
-      wrench_value_ =
-          tool_wrench_in_base(floating_frame_pose(model_, ws_, frame_, q).R, wrench_value_);
+// The external wrenches taken into ws_.gamma and ws_.tau (docs/robot-file.md), each carried
+// inwards on the DeNOC joint frames, which the Gibbs-Appell route does not set. With a floating
+// base the wrenches are in the world frame, and the base's forces take them too.
+void SampleQuantities::with_wrenches(ConstVectorRef<double> q, const AppliedWrench* wrenches,
+                                     int count, bool need_frames) {
+  if (count == 0) return;
+  if (need_frames && !model_.floating()) update_joint_frames(model_, ws_, q);
+  in_base_.resize(static_cast<std::size_t>(count));  // no allocation after the first sample
+  for (int k = 0; k < count; ++k) {
+    const AppliedWrench& a = wrenches[k];
+    FrameWrench<double>& w = in_base_[static_cast<std::size_t>(k)];
+    w = {a.frame, a.wrench};
+    if (!a.in_frame_axes) continue;
+    if (model_.floating()) {
+      w.w = tool_wrench_in_base(floating_frame_pose(model_, ws_, a.frame, q).R, a.wrench);
+    } else {
+      joint_poses(model_, ws_);
+      w.w = tool_wrench_in_base(frame_pose(ws_, a.frame).R, a.wrench);
     }
-    apply_floating_frame_wrench(model_, ws_, frame_, q, wrench_value_);
+  }
+  if (model_.floating()) {
+    apply_floating_frame_wrenches(model_, ws_, q, in_base_.data(), count);
     return;
   }
-  if (need_frames) update_joint_frames(model_, ws_, q);
-  if (wrench_in_tool_frame_) {
-    joint_poses(model_, ws_);
-    wrench_value_ = tool_wrench_in_base(frame_pose(ws_, frame_).R, wrench_value_);
-  }
-  apply_frame_wrench(model_, ws_, frame_, wrench_value_);
+  for (const FrameWrench<double>& w : in_base_)
+    apply_frame_wrench(model_, ws_, w.frame, w.w);
 }
 
 ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool friction)

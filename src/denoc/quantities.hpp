@@ -47,6 +47,14 @@ Route choose_route(Quantity quantity, std::optional<Route> chosen, const RobotFi
 std::optional<BodyFrame<double>> choose_frame(Quantity quantity, const std::string& name,
                                               bool wrench, const RobotFile& robot);
 
+// An external wrench (docs/ridim.md, "External wrench"): [f; n] at the origin of `frame`, in the
+// base frame (the world frame with a floating base), or in the frame's own axes.
+struct AppliedWrench {
+  BodyFrame<double> frame;
+  Vec6<double> wrench = Vec6<double>::Zero();
+  bool in_frame_axes = false;
+};
+
 struct QuantitySettings {
   bool friction = true;               // false: the drives' B and Tc left out (ridim --no-friction)
   bool wrench_in_tool_frame = false;  // a wrench's components in the frame it acts on
@@ -71,6 +79,10 @@ class SampleQuantities {
   // so that a sample has the same numbers alone and in a batch.
   void evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
                 Eigen::Ref<VecX<double>> row, const Vec6<double>* wrench = nullptr);
+  // The same with `count` wrenches, each on its own frame (torques, bias and reactions take them;
+  // the other quantities have no use for them). No packs: one sample.
+  void evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
+                Eigen::Ref<VecX<double>> row, const AppliedWrench* wrenches, int count);
   // Samples evaluated per call of evaluate_samples: a pack's width where the quantity, route
   // and robot allow packs (lanes/lane_quantities.hpp), else 1.
   int samples_per_call() const { return lanes_ ? LaneDynamics::width : 1; }
@@ -81,7 +93,8 @@ class SampleQuantities {
   void evaluate_samples(int count, const LanePointers& samples);
 
  private:
-  void with_wrench(ConstVectorRef<double> q, const Vec6<double>* wrench, bool need_frames);
+  void with_wrenches(ConstVectorRef<double> q, const AppliedWrench* wrenches, int count,
+                     bool need_frames);
   void take_tau(const VecX<double>& tau);
   void forces_row(ConstVectorRef<double> qd, Eigen::Ref<VecX<double>> row);
   void pose_row(const Transform<double>& pose, Eigen::Ref<VecX<double>> row) const;
@@ -98,7 +111,7 @@ class SampleQuantities {
   BodyFrame<double> frame_;  // the frame given, or the tool frame
   Eigen::Index size_;
   VecX<double> friction_forces_;
-  Vec6<double> wrench_value_ = Vec6<double>::Zero();
+  std::vector<FrameWrench<double>> in_base_;  // the wrenches in the base (world) frame
   PositiveDefiniteCheck check_positive_definite_;
   std::unique_ptr<LaneDynamics> lanes_;  // where packs compute the quantity
 };

@@ -316,26 +316,42 @@ S floating_potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVector
   return potential_energy(model, ws, joint_coordinates(model, q));
 }
 
-// The environment's wrench w = [f; n] on `frame`, at its origin, in the world frame, taken into
-// the forces of floating_inverse_dynamics (which must come first): the joints' through
-// apply_frame_wrench (their gamma_i and tau_i, so the reactions carry it too), the base's from
-// its wrench of Eq. (7) again, or directly when the frame is on the base. The forces then
-// balance M a + h - J^T w. Returns ws.base.tau.
+// The environment's wrenches w = [f; n], each on its frame, at its origin, in the world frame,
+// taken into the forces of floating_inverse_dynamics (which must come first): the joints' through
+// apply_frame_wrench (their gamma_i and tau_i, so the reactions carry them too), the base's from
+// its wrench of Eq. (7) again, and directly for a frame on the base. The forces then balance
+// M a + h - sum J^T w. Returns ws.base.tau.
+template <typename S>
+const VecX<S>& apply_floating_frame_wrenches(const Model<S>& model, Workspace<S>& ws,
+                                             ConstVectorRef<S> q, const FrameWrench<S>* wrenches,
+                                             int count) {
+  const Mat3<S> world_to_base = base_pose<S>(q).R.transpose();
+  Vec6<S> on_base =
+      Vec6<S>::Zero();  // [n; f]: the wrenches on frames of the base, about its origin
+  for (int k = 0; k < count; ++k) {
+    const BodyFrame<S>& frame = wrenches[k].frame;
+    const Vec6<S> w = tool_wrench_in_base(world_to_base, wrenches[k].w);
+    if (frame.link >= 0) {
+      apply_frame_wrench(model, ws, frame, w);
+      continue;
+    }
+    const Vec3<S> f = w.template head<3>(), r = frame.placement.p;
+    angular(on_base) += Vec3<S>(w.template tail<3>()) + cross(r, f);
+    linear(on_base) += f;
+  }
+  const Vec6<S> base = base_wrench(model, ws) - on_base;  // [n; f], the joints' share carried again
+  write_linear_first(base, ws.base.tau.template head<6>());
+  ws.base.tau.tail(model.dof()) = ws.tau;
+  return ws.base.tau;
+}
+
+// The same for one wrench on `frame`.
 template <typename S>
 const VecX<S>& apply_floating_frame_wrench(const Model<S>& model, Workspace<S>& ws,
                                            const BodyFrame<S>& frame, ConstVectorRef<S> q,
                                            const Vec6<S>& w_world) {
-  const Vec6<S> w = tool_wrench_in_base(Mat3<S>(base_pose<S>(q).R.transpose()), w_world);
-  apply_frame_wrench(model, ws, frame, w);
-  Vec6<S> base = base_wrench(model, ws);  // [n; f], the joints' share carried again
-  if (frame.link < 0) {
-    const Vec3<S> f = w.template head<3>(), r = frame.placement.p;
-    angular(base) -= Vec3<S>(w.template tail<3>()) + cross(r, f);
-    linear(base) -= f;
-  }
-  write_linear_first(base, ws.base.tau.template head<6>());
-  ws.base.tau.tail(model.dof()) = ws.tau;
-  return ws.base.tau;
+  const FrameWrench<S> wrench{frame, w_world};
+  return apply_floating_frame_wrenches(model, ws, q, &wrench, 1);
 }
 
 // The pose of `frame` in the world frame. Returns ws.tool_pose.

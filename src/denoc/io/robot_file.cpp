@@ -566,8 +566,7 @@ VecX<double> RobotFile::initial_state(bool rates) const {
   return x;
 }
 
-RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides,
-                          const ChainSelection& chain) {
+std::string read_robot_text(const std::string& path) {
   if (ends_with_ignoring_case(path, ".xacro")) {
     throw InputError(path + ": xacro: expand it first with xacro (xacro " + path +
                      " > robot.urdf), then give the .urdf");
@@ -577,7 +576,12 @@ RobotFile load_robot_file(const std::string& path, const std::vector<Override>& 
   std::ostringstream read;
   read << in.rdbuf();
   if (in.bad()) throw InputError(path + ": cannot read robot file");
-  return parse_robot_file(read.str(), path, overrides, chain);
+  return read.str();
+}
+
+RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides,
+                          const ChainSelection& chain) {
+  return parse_robot_file(read_robot_text(path), path, overrides, chain);
 }
 
 RobotFile parse_robot_file(const std::string& text, const std::string& path,

@@ -100,6 +100,10 @@ struct ChainSelection {
 RobotFile load_robot_file(const std::string& path, const std::vector<Override>& overrides = {},
                           const ChainSelection& chain = {});
 
+// The text of the robot file at `path` (what load_robot_file parses); InputError when it cannot be
+// read, or is a xacro file.
+std::string read_robot_text(const std::string& path);
+
 // The same from text already in memory, a robot YAML or a URDF told apart as load_robot_file
 // tells them; `path` only names it in messages (and, ending in .urdf, makes it a URDF).
 RobotFile parse_robot_file(const std::string& text, const std::string& path,

@@ -110,6 +110,14 @@ struct BodyFrame {
   Transform<S> placement;
 };
 
+// An external wrench w = [f; n] on a frame, at the frame's origin, in the base frame (the world
+// frame with a floating base): what the environment exerts (docs/ridim.md, "External wrench").
+template <typename S>
+struct FrameWrench {
+  BodyFrame<S> frame;
+  Vec6<S> w = Vec6<S>::Zero();
+};
+
 // What a robot file says about one joint and the link it moves, in J_i.
 template <typename S>
 struct LinkSpec {

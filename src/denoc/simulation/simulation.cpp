@@ -68,7 +68,7 @@ void ChainDynamics::evaluate(const State& x, double t) {
       power_friction_ += friction_[i] * qd[i];
     }
   }
-  if (wrench_) add_wrench(t, q_all, v_all);
+  if (!wrenches_.empty()) add_wrenches(t, q_all, v_all);
   if (any_locked_ && model_.floating()) {
     solve_floating_with_locks(q_all, v_all);
     return;
@@ -78,32 +78,32 @@ void ChainDynamics::evaluate(const State& x, double t) {
     qdd_ = ws_.qdd;
     return;
   }
-  const bool floating_wrench = wrench_ && model_.floating();
+  const bool floating_wrench = !wrenches_.empty() && model_.floating();
   qdd_ =
       forward_dynamics(route_, dynamics_, q_all, v_all, floating_wrench ? rate_forces_ : tau_net_);
 }
 
-// The environment's wrench on the tool (or the frame given): the forces gain J^T w
-// (docs/robot-file.md) and its power is w . J v. With a floating base J is the frame's world
-// Jacobian, 6 x (6 + n), so the wrench is in the world frame and moves the base too
-// (docs/floating-base.md): its forces on all 6 + n rates, plus the joints' net forces, go into
-// rate_forces_.
-void ChainDynamics::add_wrench(double t, const Eigen::Map<const VecX<double>>& q_all,
-                               const Eigen::Map<const VecX<double>>& v_all) {
-  wrench_->at(t, wrench_samples_);
-  wrench_value_ = wrench_samples_;
-  if (wrench_in_tool_frame_) {
-    const Mat3<double> R = frame_pose(dynamics_, wrench_frame_, q_all).R;
-    wrench_value_ = tool_wrench_in_base(R, wrench_value_);
+// The environment's wrenches: the forces gain J^T w for each (docs/robot-file.md), and its power
+// is w . J v. With a floating base J is the frame's world Jacobian, 6 x (6 + n), so the wrench is
+// in the world frame and moves the base too (docs/floating-base.md): the wrenches' forces on all
+// 6 + n rates, plus the joints' net forces, go into rate_forces_.
+void ChainDynamics::add_wrenches(double t, const Eigen::Map<const VecX<double>>& q_all,
+                                 const Eigen::Map<const VecX<double>>& v_all) {
+  if (model_.floating()) rate_forces_.setZero(model_.nv());  // sized at the first call
+  for (const WrenchSource& wrench : wrenches_) {
+    wrench.source->at_state(t, q_all, v_all, wrench_samples_);
+    Vec6<double> w = wrench_samples_;
+    if (wrench.in_frame_axes)
+      w = tool_wrench_in_base(frame_pose(dynamics_, wrench.frame, q_all).R, w);
+    const auto& J = frame_jacobian(dynamics_, wrench.frame, q_all);
+    power_in_ += w.dot(J * v_all);
+    if (model_.floating()) {
+      rate_forces_.noalias() += J.transpose() * w;
+    } else {
+      tau_net_.noalias() += J.transpose() * w;
+    }
   }
-  const auto& J = frame_jacobian(dynamics_, wrench_frame_, q_all);
-  power_in_ += wrench_value_.dot(J * v_all);
-  if (!model_.floating()) {
-    tau_net_.noalias() += J.transpose() * wrench_value_;
-    return;
-  }
-  rate_forces_.noalias() = J.transpose() * wrench_value_;  // sized at the first call
-  rate_forces_.tail(model_.dof()) += tau_net_;
+  if (model_.floating()) rate_forces_.tail(model_.dof()) += tau_net_;
 }
 
 void ChainDynamics::project(State& x) const {
@@ -150,7 +150,7 @@ void ChainDynamics::solve_floating_with_locks(const Eigen::Map<const VecX<double
                                               const Eigen::Map<const VecX<double>>& v_all) {
   const int n = model_.dof();
   locked_phi_ = -floating_bias_forces(model_, ws_, q_all, v_all);  // sized at the first call
-  if (wrench_) {
+  if (!wrenches_.empty()) {
     locked_phi_ += rate_forces_;
   } else {
     locked_phi_.tail(n) += tau_net_;

@@ -3,6 +3,7 @@
 // methods, with the state reported at exact output times whatever steps the integrator takes.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -50,6 +51,35 @@ class JointForces {
 class ZeroForces : public JointForces {
  public:
   void at(double, Eigen::Ref<VecX<double>> tau) override { tau.setZero(); }
+};
+
+// The joint forces and the external wrenches (ChainDynamics::add_wrench) as the integrator sees
+// its input: tau's values, and the kinks and releases of all of them, since each is only piecewise
+// smooth and adaptive steps must end on every sample.
+class InputsWithWrenches : public JointForces {
+ public:
+  InputsWithWrenches(JointForces& tau, std::vector<JointForces*> wrenches)
+      : tau_(tau), wrenches_(std::move(wrenches)) {}
+  void at(double t, Eigen::Ref<VecX<double>> tau) override { tau_.at(t, tau); }
+  void at_state(double t, ConstVectorRef<double> q, ConstVectorRef<double> v,
+                Eigen::Ref<VecX<double>> tau) override {
+    tau_.at_state(t, q, v, tau);
+  }
+  void release_before(double t) override {
+    tau_.release_before(t);
+    for (JointForces* w : wrenches_)
+      w->release_before(t);
+  }
+  double next_kink(double t) override {
+    double kink = tau_.next_kink(t);
+    for (JointForces* w : wrenches_)
+      kink = std::min(kink, w->next_kink(t));
+    return kink;
+  }
+
+ private:
+  JointForces& tau_;
+  std::vector<JointForces*> wrenches_;
 };
 
 // [q; qd] (with a floating base its 7 + n coordinates and 6 + n rates, docs/floating-base.md),
@@ -100,16 +130,15 @@ class ChainDynamics {
   long evaluations() const { return evaluations_; }
 
   // docs/robot-file.md and docs/csv.md: the drives' friction (viscous always, Coulomb as `friction`
-  // says) and a wrench on the tool, or on `frame` (t,fx..nz samples, given in the base frame or in
-  // the frame it acts on; null for none) act besides tau. With a state of 2n + 2 entries the last
-  // two integrate the power put in (tau . qd and the wrench's) and the power friction takes out:
-  // the `work` and `dissipated` columns.
+  // says) and external wrenches, each on its frame (`source` gives t,fx..nz, in the base frame,
+  // the world frame with a floating base, or in the frame's own axes; its at_state a
+  // controller's), act besides tau; several add. The sources' kinks and releases reach the
+  // integrator through forces(): give the system an InputsWithWrenches. With a state of 2n + 2
+  // entries the last two integrate the power put in (tau . qd and the wrenches') and the power
+  // friction takes out: the `work` and `dissipated` columns.
   void set_friction(const FrictionSettings& friction) { friction_settings_ = friction; }
-  void set_tool_wrench(JointForces* wrench, bool in_tool_frame,
-                       std::optional<BodyFrame<double>> frame = std::nullopt) {
-    wrench_ = wrench;
-    wrench_in_tool_frame_ = in_tool_frame;
-    wrench_frame_ = frame.value_or(model_.tool_frame());
+  void add_wrench(JointForces& source, const BodyFrame<double>& frame, bool in_frame_axes) {
+    wrenches_.push_back({&source, frame, in_frame_axes});
   }
   const FrictionSettings& friction_settings() const { return friction_settings_; }
   double power_in() const { return power_in_; }                // at the last evaluate
@@ -129,8 +158,8 @@ class ChainDynamics {
   bool transition_due(const State& x, double t);
 
  private:
-  void add_wrench(double t, const Eigen::Map<const VecX<double>>& q_all,
-                  const Eigen::Map<const VecX<double>>& v_all);
+  void add_wrenches(double t, const Eigen::Map<const VecX<double>>& q_all,
+                    const Eigen::Map<const VecX<double>>& v_all);
   void solve_with_locks(const Eigen::Map<const VecX<double>>& q,
                         const Eigen::Map<const VecX<double>>& qd);
   void solve_floating_with_locks(const Eigen::Map<const VecX<double>>& q_all,
@@ -147,11 +176,14 @@ class ChainDynamics {
   VecX<double> qdd_;  // the chosen route's result, copied out of its workspace storage
   long evaluations_ = 0;
   FrictionSettings friction_settings_;
-  JointForces* wrench_ = nullptr;
-  bool wrench_in_tool_frame_ = false;
-  BodyFrame<double> wrench_frame_;  // where the wrench acts: the tool frame unless set
+  struct WrenchSource {
+    JointForces* source;
+    BodyFrame<double> frame;
+    bool in_frame_axes;
+  };
+  std::vector<WrenchSource> wrenches_;
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
-  VecX<double> rate_forces_;  // with a floating base and a wrench: the forces of all 6 + n rates
+  VecX<double> rate_forces_;  // with a floating base and wrenches: the forces of all 6 + n rates
   VecX<double> locked_phi_;   // with a floating base and locked joints: forces less the bias
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
   MatX<double> full_inertia_;  // I with no joint locked; sized by the first locked solve
