@@ -1,12 +1,13 @@
 // denoc.Robot (docs/python.md): a robot file loaded as the apps load it, and the quantities of
 // SampleQuantities (denoc/quantities.hpp) and ForwardDynamics evaluated on one sample or a batch.
-// Each robot keeps one workspace per quantity and route, built at its first use and locked while
-// a call runs, so that Python threads may share a robot.
+// Each robot keeps, per quantity and route, one workspace per thread a batch has used, built at
+// its first use and locked while a call runs, so that Python threads may share a robot.
 #include "robot.hpp"
 
 #include <pybind11/stl.h>
 
 #include "denoc/count/count_quantity.hpp"
+#include "denoc/io/frames.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/overrides.hpp"
 #include "denoc/io/urdf.hpp"
@@ -42,7 +43,8 @@ ChainSelection chain_of(const std::optional<std::string>& base,
   return {base.value_or(""), tip.value_or(""), inertia_checks == "warn", floating_base};
 }
 
-// A robot file's text as `format` says ("urdf" or "yaml"), as load_robot_file reads a file.
+// A robot file's text as `format` says ("urdf", "yaml", or "" to tell by its content as
+// load_robot_file does), as load_robot_file reads a file.
 RobotFile robot_from_text(const std::string& text, const std::string& format,
                           const std::string& name, const std::vector<Override>& overrides,
                           const ChainSelection& chain) {
@@ -51,7 +53,8 @@ RobotFile robot_from_text(const std::string& text, const std::string& format,
     apply_overrides(robot, overrides, chain.inertia_checks_warn);
     return robot;
   }
-  if (format != "yaml") throw InputError("format: '" + format + "' is not one of urdf, yaml");
+  if (format != "yaml" && !format.empty())
+    throw InputError("format: '" + format + "' is not one of urdf, yaml");
   return parse_robot_file(text, name, overrides, chain);
 }
 
@@ -60,18 +63,26 @@ RobotFile robot_from_text(const std::string& text, const std::string& format,
 Robot::Robot(const std::string& path, const std::optional<std::string>& base,
              const std::optional<std::string>& tip, bool floating_base,
              const std::string& inertia_checks, const py::object& set)
-    : file_(load_robot_file(path, overrides_of(set),
-                            chain_of(base, tip, floating_base, inertia_checks))),
-      q_(file_.model.nq()),
-      zeros_(VecX<double>::Zero(file_.model.nv())) {}
+    : Robot(read_robot_text(path), "", path, base, tip, floating_base, inertia_checks, set) {}
 
 Robot::Robot(const std::string& text, const std::string& format, const std::string& name,
              const std::optional<std::string>& base, const std::optional<std::string>& tip,
              bool floating_base, const std::string& inertia_checks, const py::object& set)
-    : file_(robot_from_text(text, format, name, overrides_of(set),
-                            chain_of(base, tip, floating_base, inertia_checks))),
-      q_(file_.model.nq()),
-      zeros_(VecX<double>::Zero(file_.model.nv())) {}
+    : source_{text, format, name, base, tip, floating_base, inertia_checks, {}} {
+  const std::vector<Override> overrides = overrides_of(set);
+  for (const Override& o : overrides)
+    source_.set.push_back(o.key + "=" + o.value);
+  file_ = robot_from_text(text, format, name, overrides,
+                          chain_of(base, tip, floating_base, inertia_checks));
+  source_.format = file_.format;
+  zeros_ = VecX<double>::Zero(file_.model.nv());
+}
+
+py::tuple Robot::source() const {
+  const RobotSource& s = source_;
+  return py::make_tuple(py::bytes(s.text), s.format, s.name, s.base, s.tip, s.floating_base,
+                        s.inertia_checks, s.set);
+}
 
 std::vector<std::string> Robot::frame_names() const {
   std::vector<std::string> names = file_.link_names;
@@ -127,69 +138,126 @@ Route Robot::route(const std::string& name) const {
 }
 
 // q of sample k, with a floating base's quaternion checked and normalised as ridim does
-// (docs/floating-base.md).
-ConstVectorRef<double> Robot::coordinates(const Samples& q, py::ssize_t k, bool batch) {
+// (docs/floating-base.md), into `buffer`.
+ConstVectorRef<double> Robot::coordinates(const Samples& q, py::ssize_t k, bool batch,
+                                          VecX<double>& buffer) const {
   if (!file_.model.floating()) return q.row(k);
-  q_ = q.row(k);
-  normalise_base_quaternion(q_, batch ? "q: sample " + std::to_string(k) : "q");
-  return q_;
+  buffer = q.row(k);
+  normalise_base_quaternion(buffer, batch ? "q: sample " + std::to_string(k) : "q");
+  return buffer;
 }
 
-SampleQuantities& Robot::quantities(Quantity quantity, const std::optional<std::string>& algorithm,
-                                    bool friction, const std::optional<std::string>& frame) {
+std::vector<Worker<SampleQuantities>>& Robot::quantities(
+    Quantity quantity, const std::optional<std::string>& algorithm, bool friction,
+    const std::optional<std::string>& frame, int count) {
   const std::optional<Route> chosen =
       algorithm ? std::optional<Route>(route(*algorithm)) : std::nullopt;
   const Route r = choose_route(quantity, chosen, file_);
-  auto key = std::make_tuple(static_cast<int>(quantity), static_cast<int>(r), friction,
-                             frame.value_or(""));
-  std::unique_ptr<SampleQuantities>& slot = quantities_[key];
-  if (!slot) {
-    const QuantitySettings settings{friction, false,
-                                    choose_frame(quantity, frame.value_or(""), false, file_)};
-    slot = std::make_unique<SampleQuantities>(file_, quantity, r, settings);
+  const QuantitySettings settings{friction, false,
+                                  choose_frame(quantity, frame.value_or(""), false, file_)};
+  std::vector<Worker<SampleQuantities>>& workers = quantities_[std::make_tuple(
+      static_cast<int>(quantity), static_cast<int>(r), friction, frame.value_or(""))];
+  while (static_cast<int>(workers.size()) < count)
+    workers.push_back({std::make_unique<SampleQuantities>(file_, quantity, r, settings), {}, {}});
+  return workers;
+}
+
+std::vector<Worker<ForwardDynamics>>& Robot::forward_workers(Route route, bool friction,
+                                                             int count) {
+  std::vector<Worker<ForwardDynamics>>& workers =
+      forward_[std::make_tuple(static_cast<int>(route), friction)];
+  while (static_cast<int>(workers.size()) < count)
+    workers.push_back({std::make_unique<ForwardDynamics>(file_, route, friction), {}, {}});
+  return workers;
+}
+
+// wrenches=: {frame: [fx, fy, fz, nx, ny, nz]} (one for every sample) or {frame: (N, 6)} (one per
+// sample), in the base frame (the world frame with a floating base), at the frame's origin.
+std::vector<WrenchArgument> Robot::wrench_arguments(const py::object& wrenches,
+                                                    const Shape& shape) const {
+  std::vector<WrenchArgument> arguments;
+  if (wrenches.is_none()) return arguments;
+  if (!py::isinstance<py::dict>(wrenches))
+    throw InputError(
+        "wrenches: expected a dict {frame: wrench}, a wrench [fx, fy, fz, nx, ny, nz]");
+  for (const auto& [key, value] : wrenches.cast<py::dict>()) {
+    const std::string name = py::str(key).cast<std::string>();
+    Array values = Array::ensure(value);
+    const std::string what = "wrenches['" + name + "']";
+    const bool one = values && values.ndim() == 1 && values.shape(0) == 6;
+    const bool each = values && values.ndim() == 2 && values.shape(1) == 6 && shape.batch &&
+                      values.shape(0) == shape.count;
+    if (!one && !each) {
+      throw InputError(what + ": expected a wrench of shape (6,) (fx, fy, fz, nx, ny, nz)" +
+                       (shape.batch ? " or (" + std::to_string(shape.count) + ", 6), one per sample"
+                                    : std::string()));
+    }
+    const Samples check{what.c_str(), values, 6};
+    check_samples({&check});  // finite
+    arguments.push_back({find_frame(file_, name), std::move(values), one ? 0 : 6});
   }
-  return *slot;
+  return arguments;
 }
 
 py::array_t<double> Robot::evaluate(const std::string& quantity_text,
                                     const std::optional<std::string>& algorithm, bool friction,
                                     const std::optional<std::string>& frame, Array q_array,
-                                    std::optional<Array> qd_array, std::optional<Array> qdd_array) {
+                                    std::optional<Array> qd_array, std::optional<Array> qdd_array,
+                                    const py::object& wrenches_given, int threads) {
   const Quantity quantity = find_name(quantity_names(), quantity_text, "quantity");
-  SampleQuantities& quantities = this->quantities(quantity, algorithm, friction, frame);
   const Samples q{"q", std::move(q_array), file_.model.nq()};
   const Samples qd{"qd", qd_array ? std::move(*qd_array) : Array(), file_.model.nv()};
   const Samples qdd{"qdd", qdd_array ? std::move(*qdd_array) : Array(), file_.model.nv()};
   const Shape shape = qdd_array  ? check_samples({&q, &qd, &qdd})
                       : qd_array ? check_samples({&q, &qd})
                                  : check_samples({&q});
-  py::array_t<double> out = rows_array(shape, quantities.size());
+  const std::vector<WrenchArgument> wrenches = wrench_arguments(wrenches_given, shape);
+  const int workers = batch_threads(shape, threads);
+  const std::unique_lock<std::mutex> lock = lock_workspaces(workspaces_);
+  std::vector<Worker<SampleQuantities>>& pool =
+      quantities(quantity, algorithm, friction, frame, workers);
+  const Eigen::Index width = pool.front().engine->size();
+  py::array_t<double> out = rows_array(shape, width);
   double* rows = out.mutable_data();
-  const Eigen::Index width = quantities.size();
   // The rates a quantity does not take are zeros_ for every sample (stride 0).
   const auto rates = [this](const Samples& given, bool present) {
     return present ? Strided<const double>{given.array.data(), given.width}
                    : Strided<const double>{zeros_.data(), 0};
   };
-  // A floating base's quaternion is normalised into a copy, one sample a call (no packs for it).
+  const Strided<const double> qd_rows = rates(qd, qd_array.has_value()),
+                              qdd_rows = rates(qdd, qdd_array.has_value());
+  // A floating base's quaternion is normalised into a copy, one sample a call (no packs for it),
+  // and so are samples with wrenches.
   const bool floating = file_.model.floating();
-  for_each_call(shape, quantities.samples_per_call(), workspaces_, [&](py::ssize_t k, int count) {
-    LanePointers p =
-        lane_pointers(k, count, {q.array.data(), q.width}, rates(qd, qd_array.has_value()),
-                      rates(qdd, qdd_array.has_value()), {rows, width});
-    if (floating) p.q[0] = coordinates(q, k, shape.batch).data();
-    quantities.evaluate_samples(count, p);
+  const int per_call = wrenches.empty() ? pool.front().engine->samples_per_call() : 1;
+  for_each_call(shape, per_call, workers, [&](int w, py::ssize_t k, int count) {
+    Worker<SampleQuantities>& worker = pool[static_cast<std::size_t>(w)];
+    if (wrenches.empty()) {
+      LanePointers p =
+          lane_pointers(k, count, {q.array.data(), q.width}, qd_rows, qdd_rows, {rows, width});
+      if (floating) p.q[0] = coordinates(q, k, shape.batch, worker.q).data();
+      worker.engine->evaluate_samples(count, p);
+      return;
+    }
+    worker.wrenches.resize(wrenches.size());  // no allocation after the first sample
+    for (std::size_t i = 0; i < wrenches.size(); ++i) {
+      worker.wrenches[i].frame = wrenches[i].frame;
+      worker.wrenches[i].wrench =
+          Eigen::Map<const Vec6<double>>(wrenches[i].values.data() + k * wrenches[i].stride);
+    }
+    worker.engine->evaluate(
+        coordinates(q, k, shape.batch, worker.q),
+        Eigen::Map<const VecX<double>>(qd_rows.data + k * qd_rows.stride, qd.width),
+        Eigen::Map<const VecX<double>>(qdd_rows.data + k * qdd_rows.stride, qdd.width),
+        Eigen::Map<VecX<double>>(rows + k * width, width), worker.wrenches.data(),
+        static_cast<int>(worker.wrenches.size()));
   });
   return out;
 }
 
 py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, bool friction,
-                                   Array q_array, Array qd_array, Array tau_array) {
+                                   Array q_array, Array qd_array, Array tau_array, int threads) {
   const Route r = route(algorithm.value_or("udu"));
-  const auto key = std::make_tuple(static_cast<int>(r), friction);
-  std::unique_ptr<ForwardDynamics>& slot = forward_[key];
-  if (!slot) slot = std::make_unique<ForwardDynamics>(file_, r, friction);
-  ForwardDynamics& forward = *slot;
   const Samples q{"q", std::move(q_array), file_.model.nq()};
   const Samples qd{"qd", std::move(qd_array), file_.model.nv()};
   // The joints' n forces, or with a floating base 6 + n, the base's six first
@@ -197,6 +265,9 @@ py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, 
   const Eigen::Index tau_size = floating_forces_width(tau_array);
   const Samples tau{"tau", std::move(tau_array), tau_size};
   const Shape shape = check_samples({&q, &qd, &tau});
+  const int workers = batch_threads(shape, threads);
+  const std::unique_lock<std::mutex> lock = lock_workspaces(workspaces_);
+  std::vector<Worker<ForwardDynamics>>& pool = forward_workers(r, friction, workers);
   const Eigen::Index width = file_.model.nv();
   py::array_t<double> out = rows_array(shape, width);
   double* rows = out.mutable_data();
@@ -205,11 +276,13 @@ py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, 
         "the inertia matrix is not positive definite, so the accelerations are not defined");
   };
   const bool floating = file_.model.floating();  // as in evaluate
-  for_each_call(shape, forward.samples_per_call(), workspaces_, [&](py::ssize_t k, int count) {
+  const int per_call = pool.front().engine->samples_per_call();
+  for_each_call(shape, per_call, workers, [&](int w, py::ssize_t k, int count) {
+    Worker<ForwardDynamics>& worker = pool[static_cast<std::size_t>(w)];
     LanePointers p = lane_pointers(k, count, {q.array.data(), q.width}, {qd.array.data(), qd.width},
                                    {tau.array.data(), tau.width}, {rows, width});
-    if (floating) p.q[0] = coordinates(q, k, shape.batch).data();
-    forward.evaluate_samples(count, p, tau_size);
+    if (floating) p.q[0] = coordinates(q, k, shape.batch, worker.q).data();
+    worker.engine->evaluate_samples(count, p, tau_size);
     if (!Eigen::Map<const VecX<double>>(rows + k * width, count * width).allFinite())
       not_positive_definite();
   });
@@ -228,13 +301,15 @@ py::dict Robot::count(const std::string& quantity_text, const std::optional<std:
   if (quantity_text == "forward-dynamics") {
     r = route(algorithm.value_or("udu"));
     check_forward_route(r, file_);
-    counts = count_forward_dynamics(r, file_.model, coordinates(q, 0, false), qd.row(0));
+    VecX<double> buffer;
+    counts = count_forward_dynamics(r, file_.model, coordinates(q, 0, false, buffer), qd.row(0));
   } else {
     const Quantity quantity = find_name(quantity_names(), quantity_text, "quantity");
     r = choose_route(quantity, algorithm ? std::optional<Route>(route(*algorithm)) : std::nullopt,
                      file_);
-    counts = count_ridim_quantity(quantity, r, file_.model, coordinates(q, 0, false), qd.row(0),
-                                  qdd.row(0));
+    VecX<double> buffer;
+    counts = count_ridim_quantity(quantity, r, file_.model, coordinates(q, 0, false, buffer),
+                                  qd.row(0), qdd.row(0));
   }
   py::dict result;
   result["quantity"] = quantity_text;
@@ -320,9 +395,10 @@ void bind_robot(py::module_& m) {
       .def("_trajectory", &Robot::trajectory)
       .def("_evaluate", &Robot::evaluate, py::arg("quantity"), py::arg("algorithm"),
            py::arg("friction"), py::arg("frame"), py::arg("q"), py::arg("qd") = py::none(),
-           py::arg("qdd") = py::none())
+           py::arg("qdd") = py::none(), py::arg("wrenches") = py::none(), py::arg("threads") = 0)
       .def("_forward", &Robot::forward, py::arg("algorithm"), py::arg("friction"), py::arg("q"),
-           py::arg("qd"), py::arg("tau"))
+           py::arg("qd"), py::arg("tau"), py::arg("threads") = 0)
+      .def("_source", &Robot::source)
       .def("_count", &Robot::count, py::arg("quantity"), py::arg("algorithm"), py::arg("q"),
            py::arg("qd"), py::arg("qdd"));
 }

@@ -80,6 +80,14 @@ void normalise_base_quaternion(Eigen::Ref<VecX<double>> q, const std::string& wh
   q.segment<4>(3) /= norm;
 }
 
+int batch_threads(const Shape& shape, int threads) {
+  if (threads < 0) throw InputError("threads: " + std::to_string(threads) + " is negative");
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const py::ssize_t most = (shape.count + kSamplesPerThread - 1) / kSamplesPerThread;
+  return static_cast<int>(
+      std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads ? threads : cores, most)));
+}
+
 py::array_t<double> rows_array(const Shape& shape, Eigen::Index width) {
   if (!shape.batch) return py::array_t<double>(static_cast<py::ssize_t>(width));
   return py::array_t<double>({shape.count, static_cast<py::ssize_t>(width)});

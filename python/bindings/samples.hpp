@@ -9,9 +9,11 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <exception>
 #include <initializer_list>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -65,37 +67,72 @@ py::array_t<double> rows_array(const Shape& shape, Eigen::Index width);
 // off 1 by more than 1e-6 (docs/floating-base.md).
 void normalise_base_quaternion(Eigen::Ref<VecX<double>> q, const std::string& where);
 
-// evaluate(k, count) for the samples k .. k + count - 1, `per_call` at a time (SampleQuantities'
-// and ForwardDynamics' samples_per_call: packs of samples where they apply), with the GIL
-// released and `workspaces` (the robot's) locked. A RunError's message gets "sample k: " before
-// it in a batch; a call of several samples that fails is evaluated again one sample at a time to
-// find which.
-template <typename Evaluate>
-void for_each_call(const Shape& shape, int per_call, std::mutex& workspaces, Evaluate&& evaluate) {
+// How many threads evaluate a batch: `threads` (0: every core the machine has), but at most one
+// per kSamplesPerThread samples, so that a small batch does not pay for starting threads.
+constexpr py::ssize_t kSamplesPerThread = 32;
+int batch_threads(const Shape& shape, int threads);
+
+// The robot's workspaces locked for a call (the caller holds the GIL, which is let go while it
+// waits: another thread's call on the robot computes without the GIL and must be able to finish).
+inline std::unique_lock<std::mutex> lock_workspaces(std::mutex& workspaces) {
+  std::unique_lock<std::mutex> lock(workspaces, std::defer_lock);
   py::gil_scoped_release release;
-  const std::lock_guard<std::mutex> lock(workspaces);  // released before the GIL is taken again
-  const auto one = [&](py::ssize_t k) {
+  lock.lock();
+  return lock;
+}
+
+// evaluate(worker, k, count) for the samples k .. k + count - 1, `per_call` at a time
+// (SampleQuantities' and ForwardDynamics' samples_per_call: packs of samples where they apply),
+// with the GIL released; the caller holds the robot's workspaces (lock_workspaces). `workers`
+// threads (the calling one and workers - 1 more) each take a contiguous share of whole packs,
+// worker w its own workspace, so every sample is computed as with one thread, bit for bit. A
+// RunError's message gets "sample k: " before it in a batch; a call of several samples that fails
+// is evaluated again one sample at a time to find which; the failure of the first sample that
+// fails is thrown.
+template <typename Evaluate>
+void for_each_call(const Shape& shape, int per_call, int workers, Evaluate&& evaluate) {
+  py::gil_scoped_release release;
+  const py::ssize_t packs = (shape.count + per_call - 1) / per_call;
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(workers));
+  const auto share = [&](int worker) {
+    const auto one = [&](py::ssize_t k) {
+      try {
+        evaluate(worker, k, 1);
+      } catch (const RunError& e) {
+        if (!shape.batch) throw;
+        throw RunError("sample " + std::to_string(k) + ": " + e.message());
+      }
+    };
+    const py::ssize_t first = packs * worker / workers * per_call;
+    const py::ssize_t end = std::min(shape.count, packs * (worker + 1) / workers * per_call);
     try {
-      evaluate(k, 1);
-    } catch (const RunError& e) {
-      if (!shape.batch) throw;
-      throw RunError("sample " + std::to_string(k) + ": " + e.message());
+      for (py::ssize_t k = first; k < end; k += per_call) {
+        const int count = static_cast<int>(std::min<py::ssize_t>(per_call, end - k));
+        if (count == 1) {
+          one(k);
+          continue;
+        }
+        try {
+          evaluate(worker, k, count);
+        } catch (const RunError&) {
+          for (int j = 0; j < count; ++j)
+            one(k + j);
+          throw;
+        }
+      }
+    } catch (...) {
+      failures[static_cast<std::size_t>(worker)] = std::current_exception();
     }
   };
-  for (py::ssize_t k = 0; k < shape.count; k += per_call) {
-    const int count = static_cast<int>(std::min<py::ssize_t>(per_call, shape.count - k));
-    if (count == 1) {
-      one(k);
-      continue;
-    }
-    try {
-      evaluate(k, count);
-    } catch (const RunError&) {
-      for (int j = 0; j < count; ++j)
-        one(k + j);
-      throw;
-    }
-  }
+  std::vector<std::thread> threads;
+  for (int worker = 1; worker < workers; ++worker)
+    threads.emplace_back(share, worker);
+  share(0);
+  for (std::thread& thread : threads)
+    thread.join();
+  // The workers' shares are in the order of the samples: the first failure is the earliest.
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace denoc::python

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "denoc/io/frames.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/run_checks.hpp"
 #include "denoc/quantities.hpp"
@@ -21,11 +22,13 @@ void require(bool ok, const std::string& message) {
   if (!ok) throw InputError(message);
 }
 
-// tau = f(t, q, qd): the joints' n forces from a Python callable, the state copied into new arrays
-// (the callable may keep them).
+// tau = f(t, q, qd): the joints' n forces (or a wrench's 6 numbers) from a Python callable, the
+// state copied into new arrays (the callable may keep them). `name` names it in messages.
 class CallableForces : public JointForces {
  public:
-  CallableForces(py::function f, int n) : f_(std::move(f)), n_(n) {}
+  CallableForces(py::function f, int n, std::string name = "torques",
+                 std::string what = "joint forces")
+      : f_(std::move(f)), n_(n), name_(std::move(name)), what_(std::move(what)) {}
 
   void at(double, Eigen::Ref<VecX<double>> tau) override { tau.setZero(); }  // not called
 
@@ -37,13 +40,13 @@ class CallableForces : public JointForces {
     std::copy(v.data(), v.data() + v.size(), v_array.mutable_data());
     const Array result = Array::ensure(f_(t, q_array, v_array));
     require(result && result.ndim() == 1 && result.shape(0) == n_,
-            "torques: the callable returned " +
+            name_ + ": the callable returned " +
                 (result ? "an array of shape (" + std::to_string(result.size()) + ")"
                         : std::string("something that is not an array of numbers")) +
-                " at t = " + shortest(t) + "; expected " + std::to_string(n_) + " joint forces");
+                " at t = " + shortest(t) + "; expected " + std::to_string(n_) + " " + what_);
     for (int i = 0; i < n_; ++i) {
       require(std::isfinite(result.data()[i]),
-              "torques: the callable returned a force that is not finite at t = " + shortest(t) +
+              name_ + ": the callable returned a value that is not finite at t = " + shortest(t) +
                   " (entry " + std::to_string(i) + ")");
     }
     tau = Eigen::Map<const VecX<double>>(result.data(), n_);
@@ -52,6 +55,7 @@ class CallableForces : public JointForces {
  private:
   py::function f_;
   int n_;
+  std::string name_, what_;
 };
 
 // q0 or qd0: the argument, else the robot file's initial state, else zero; a floating base's
@@ -79,6 +83,38 @@ std::unique_ptr<JointForces> joint_forces(const py::object& torques, int n) {
   return std::make_unique<TabulatedForces>("torques", table.data(),
                                            static_cast<std::size_t>(table.shape(0)),
                                            static_cast<std::size_t>(n));
+}
+
+// wrenches=: {frame: a table of rows t,fx,fy,fz,nx,ny,nz, or a callable f(t, q, qd) -> wrench},
+// each in the base frame (the world frame with a floating base), at the frame's origin.
+struct WrenchInputs {
+  std::vector<std::unique_ptr<JointForces>> sources;
+  std::vector<BodyFrame<double>> frames;
+};
+
+WrenchInputs wrench_inputs(const Robot& robot, const py::object& wrenches) {
+  WrenchInputs inputs;
+  if (wrenches.is_none()) return inputs;
+  require(py::isinstance<py::dict>(wrenches),
+          "wrenches: expected a dict {frame: table or callable}");
+  for (const auto& [key, value] : wrenches.cast<py::dict>()) {
+    const std::string name = py::str(key).cast<std::string>();
+    const std::string what = "wrenches['" + name + "']";
+    inputs.frames.push_back(find_frame(robot.file(), name));
+    if (py::isinstance<py::function>(value)) {
+      inputs.sources.push_back(std::make_unique<CallableForces>(
+          py::reinterpret_borrow<py::function>(value), 6, what, "wrench components"));
+      continue;
+    }
+    const Array table = Array::ensure(value);
+    require(table && table.ndim() == 2 && table.shape(1) == 7,
+            what +
+                ": expected a callable f(t, q, qd) -> [fx, fy, fz, nx, ny, nz] or an array of "
+                "rows t,fx,fy,fz,nx,ny,nz (shape (N, 7))");
+    inputs.sources.push_back(std::make_unique<TabulatedForces>(
+        what, table.data(), static_cast<std::size_t>(table.shape(0)), 6));
+  }
+  return inputs;
 }
 
 struct Settings {
@@ -110,7 +146,7 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
                    std::optional<Array> qd0, const py::object& torques, const std::string& method,
                    double rtol, double atol, const std::string& algorithm,
                    const std::string& coulomb, double coulomb_velocity, double step,
-                   double min_step) {
+                   double min_step, const py::object& wrenches) {
   const RobotFile& file = robot.file();
   const Model<double>& model = file.model;
   Settings s{t_end, dt, {}, robot.route(algorithm), {}};
@@ -127,6 +163,11 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
   Eigen::Map<VecX<double>>(x.data(), model.nq()) = initial(robot, q0, false);
   Eigen::Map<VecX<double>>(x.data() + model.nq(), model.nv()) = initial(robot, qd0, true);
   const std::unique_ptr<JointForces> forces = joint_forces(torques, file.dof());
+  const WrenchInputs wrench = wrench_inputs(robot, wrenches);
+  std::vector<JointForces*> wrench_sources;
+  for (const std::unique_ptr<JointForces>& source : wrench.sources)
+    wrench_sources.push_back(source.get());
+  InputsWithWrenches inputs(*forces, wrench_sources);
 
   const OutputTimes times(t_end, dt);
   const Eigen::Index width = 1 + output_row_size(model);
@@ -135,8 +176,10 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
   IntegrationStats stats;
   {
     py::gil_scoped_release release;
-    ChainDynamics system(model, s.route, *forces);
+    ChainDynamics system(model, s.route, inputs);
     system.set_friction(s.friction);
+    for (std::size_t k = 0; k < wrench_sources.size(); ++k)
+      system.add_wrench(*wrench_sources[k], wrench.frames[k], false);
     PositiveDefiniteCheck check_positive_definite(file);
     VecX<double> row(width);
     integrate(
@@ -167,7 +210,7 @@ void bind_simulate(py::module_& m) {
   m.def("_simulate", &simulate, py::arg("robot"), py::arg("t_end"), py::arg("dt"), py::arg("q0"),
         py::arg("qd0"), py::arg("torques"), py::arg("method"), py::arg("rtol"), py::arg("atol"),
         py::arg("algorithm"), py::arg("coulomb"), py::arg("coulomb_velocity"), py::arg("step"),
-        py::arg("min_step"));
+        py::arg("min_step"), py::arg("wrenches") = py::none());
 }
 
 }  // namespace denoc::python

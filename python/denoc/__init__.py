@@ -9,8 +9,12 @@ simulate it with a torque table or a Python controller in the loop.
     >>> tau = robot.inverse_dynamics(q, qd, qdd)      # q: (n,) or (N, n)
 
 Every method takes one sample (1-D arrays) or N samples (2-D arrays, a row per sample) and
-returns arrays of the matching shape. Bad input raises InputError (a ValueError), a failure while
-computing ComputeError (a RuntimeError), with the messages of the apps.
+returns arrays of the matching shape, float64: other arrays (float32, int, lists) are converted
+to float64 once, exactly, and computed in double precision. A batch runs on every core
+(threads=None) or on `threads` threads, with the same numbers to the last bit. A Robot pickles
+(by its file's text and options), so process pools, joblib and Dask can send it to workers. Bad
+input raises InputError (a ValueError), a failure while computing ComputeError (a RuntimeError),
+with the messages of the apps.
 """
 
 from dataclasses import dataclass
@@ -28,6 +32,26 @@ __all__ = ["Robot", "Simulation", "simulate", "InputError", "ComputeError"]
 def _rows(values, batch_shape, shape):
     """values (N x width, or width) reshaped to batch_shape + shape."""
     return values.reshape(batch_shape + shape)
+
+
+def _threads(threads):
+    """threads= as the C++ side takes it: 0 for every core."""
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise InputError(f"threads: {threads!r} is not a number of threads (1 or more, or None "
+                         "for every core)")
+    return int(threads)
+
+
+def _unpickle_robot(cls, text, format, name, base, tip, floating_base, inertia_checks, set):
+    """A pickled Robot rebuilt from its file's text and options (Robot.__reduce__); the warnings
+    its loading gave were given where it was first loaded."""
+    robot = cls.__new__(cls)
+    _denoc.Robot.__init__(robot, text, format, name, base, tip, floating_base, inertia_checks,
+                          set)
+    robot._loaded = True
+    return robot
 
 
 class Robot(_denoc.Robot):
@@ -53,6 +77,8 @@ class Robot(_denoc.Robot):
     Raises InputError naming the file, the line or the key.
 
     Robot.from_urdf_string(text) and Robot.from_yaml_string(text) load a robot file's text.
+    pickle.dumps(robot) holds the file's text and these options, so a worker process rebuilds the
+    same robot without the file (its path still names it in messages).
     """
 
     def __init__(self, path, base=None, tip=None, floating_base=False, inertia_checks="strict",
@@ -66,6 +92,9 @@ class Robot(_denoc.Robot):
         if not getattr(self, "_loaded", False):
             return "<denoc.Robot, not loaded>"
         return self._repr()
+
+    def __reduce__(self):
+        return (_unpickle_robot, (type(self),) + tuple(self._source()))
 
     def _warn(self):
         self._loaded = True
@@ -94,11 +123,14 @@ class Robot(_denoc.Robot):
         names it in messages."""
         return cls._from_text(text, "yaml", name, None, None, False, "strict", set)
 
-    def _vectors(self, quantity, algorithm, q, qd=None, qdd=None, friction=True):
-        return self._evaluate(quantity, algorithm, friction, None, q, qd, qdd)
+    def _vectors(self, quantity, algorithm, q, qd=None, qdd=None, friction=True, wrenches=None,
+                 threads=None):
+        return self._evaluate(quantity, algorithm, friction, None, q, qd, qdd, wrenches,
+                              _threads(threads))
 
-    def _matrices(self, quantity, algorithm, q, qd=None):
-        values = self._evaluate(quantity, algorithm, True, None, q, qd, None)
+    def _matrices(self, quantity, algorithm, q, qd=None, threads=None):
+        values = self._evaluate(quantity, algorithm, True, None, q, qd, None, None,
+                                _threads(threads))
         return _rows(values, values.shape[:-1], (self.nv, self.nv))
 
     @property
@@ -116,57 +148,64 @@ class Robot(_denoc.Robot):
         sampled as ridim samples it without a trajectory CSV: t (N,), q, qd, qdd (N, n)."""
         return self._trajectory()
 
-    def inverse_dynamics(self, q, qd, qdd, algorithm="denoc", friction=True):
+    def inverse_dynamics(self, q, qd, qdd, algorithm="denoc", friction=True, wrenches=None,
+                         threads=None):
         """Joint forces tau(q, qd, qdd): Saha (1999) Eq. (30), or Mata et al. (2002) Eq. (17) with
         algorithm="gibbs-appell"; the drives' rotors included and, unless friction=False, their
         friction G^2 B qd + |G| Tc(qd). With a floating base the base's six forces come first.
-        Shapes (nv,) or (N, nv). As ridim --quantity torques."""
-        return self._vectors("torques", algorithm, q, qd, qdd, friction)
+        wrenches: external wrenches {frame: [fx, fy, fz, nx, ny, nz]} (or (N, 6), one per
+        sample) that the environment exerts at each frame's origin (any of frame_names), in the
+        base frame (the world frame with a floating base): tau then balances them, tau = M qdd + h
+        - sum J^T w. threads: how many threads a batch runs on (None: every core).
+        Shapes (nv,) or (N, nv). As ridim --quantity torques (and --wrench)."""
+        return self._vectors("torques", algorithm, q, qd, qdd, friction, wrenches, threads)
 
-    def bias(self, q, qd, algorithm="denoc", friction=True):
+    def bias(self, q, qd, algorithm="denoc", friction=True, wrenches=None, threads=None):
         """h(q, qd) = tau(q, qd, 0): C(q, qd) qd and gravity, with the drives' friction unless
-        friction=False. Shapes (nv,) or (N, nv). As ridim --quantity bias."""
-        return self._vectors("bias", algorithm, q, qd, None, friction)
+        friction=False, and wrenches as inverse_dynamics takes them. Shapes (nv,) or (N, nv). As
+        ridim --quantity bias."""
+        return self._vectors("bias", algorithm, q, qd, None, friction, wrenches, threads)
 
-    def gravity(self, q, algorithm="denoc"):
+    def gravity(self, q, algorithm="denoc", threads=None):
         """g(q) = tau(q, 0, 0): the forces that hold the robot still. Shapes (nv,) or (N, nv)."""
-        return self._vectors("gravity", algorithm, q)
+        return self._vectors("gravity", algorithm, q, threads=threads)
 
-    def mass_matrix(self, q, algorithm="denoc"):
+    def mass_matrix(self, q, algorithm="denoc", threads=None):
         """The generalized inertia matrix I(q), Saha (1999) Eq. (24), or Mata et al. (2002)
         Eq. (19) with algorithm="gibbs-appell". Shapes (nv, nv) or (N, nv, nv)."""
-        return self._matrices("mass-matrix", algorithm, q)
+        return self._matrices("mass-matrix", algorithm, q, threads=threads)
 
-    def inverse_mass_matrix(self, q, algorithm="udu"):
+    def inverse_mass_matrix(self, q, algorithm="udu", threads=None):
         """I(q)^-1: "udu" (Saha's U D U^T, Eqs. (46)-(54), O(n^2)), "fixman" (Lee et al. 2007,
         O(n^2) by the extended Fixman theorem) or "cholesky". Shapes (nv, nv) or (N, nv, nv).
         Raises ComputeError if I is not positive definite."""
-        return self._matrices("inverse-mass-matrix", algorithm, q)
+        return self._matrices("inverse-mass-matrix", algorithm, q, threads=threads)
 
-    def coriolis(self, q, qd):
+    def coriolis(self, q, qd, threads=None):
         """Saha's matrix of convective inertia terms C(q, qd), Eqs. (25)-(29):
         C(q, qd) qd = h(q, qd) - g(q) without friction. Shapes (nv, nv) or (N, nv, nv)."""
-        return self._matrices("coriolis", None, q, qd)
+        return self._matrices("coriolis", None, q, qd, threads=threads)
 
-    def udu(self, q):
+    def udu(self, q, threads=None):
         """The factors of I(q) = U D U^T, Saha (1999) Eqs. (46)-(54): U unit upper triangular,
         shapes (nv, nv) or (N, nv, nv), and the diagonal of D, shapes (nv,) or (N, nv)."""
-        values = self._evaluate("udu", None, True, None, q, None, None)
+        values = self._evaluate("udu", None, True, None, q, None, None, None, _threads(threads))
         batch, nv = values.shape[:-1], self.nv
         return (_rows(values[..., :nv * nv], batch, (nv, nv)), values[..., nv * nv:])
 
-    def forward_dynamics(self, q, qd, tau, algorithm="udu", friction=True):
+    def forward_dynamics(self, q, qd, tau, algorithm="udu", friction=True, threads=None):
         """qdd from I(q) qdd = tau - h(q, qd) - friction(qd): "udu" (Saha's O(n) recursion,
         Section 5.2 and Appendix B), "cholesky", "gibbs-appell" (Mata et al. 2002, Section 4.3) or
         "fixman" (Lee et al. 2007). The inverse of inverse_dynamics with the same friction.
-        tau holds the n joint forces, or with a floating base 6 + n (the base's first).
-        Shapes (nv,) or (N, nv)."""
-        return self._forward(algorithm, friction, q, qd, tau)
+        tau holds the n joint forces (the base unactuated), or with a floating base 6 + n (the
+        base's wrench first). Shapes (nv,) or (N, nv)."""
+        return self._forward(algorithm, friction, q, qd, tau, _threads(threads))
 
-    def pose(self, q, frame=None):
-        """The 4x4 homogeneous transform of the tool frame, or of the link `frame`, in the base
-        frame (the world frame with a floating base). Shapes (4, 4) or (N, 4, 4)."""
-        values = self._evaluate("pose", None, True, frame, q, None, None)
+    def pose(self, q, frame=None, threads=None):
+        """The 4x4 homogeneous transform of the tool frame, or of the frame `frame` (any of
+        frame_names), in the base frame (the world frame with a floating base). Shapes (4, 4) or
+        (N, 4, 4)."""
+        values = self._evaluate("pose", None, True, frame, q, None, None, None, _threads(threads))
         batch = values.shape[:-1]
         T = np.zeros(batch + (4, 4))
         T[..., :3, :3] = values[..., 3:].reshape(batch + (3, 3))
@@ -174,16 +213,20 @@ class Robot(_denoc.Robot):
         T[..., 3, 3] = 1
         return T
 
-    def jacobian(self, q, frame=None):
-        """The geometric Jacobian of the tool frame's origin (or of the link `frame`'s), in the
-        base frame: rows vx, vy, vz, wx, wy, wz. Shapes (6, nv) or (N, 6, nv)."""
-        values = self._evaluate("jacobian", None, True, frame, q, None, None)
+    def jacobian(self, q, frame=None, threads=None):
+        """The geometric Jacobian of the tool frame's origin (or of the frame `frame`'s), in the
+        base frame (the world frame with a floating base): rows vx, vy, vz, wx, wy, wz.
+        Shapes (6, nv) or (N, 6, nv)."""
+        values = self._evaluate("jacobian", None, True, frame, q, None, None, None,
+                                _threads(threads))
         return _rows(values, values.shape[:-1], (6, self.nv))
 
-    def reactions(self, q, qd, qdd):
+    def reactions(self, q, qd, qdd, wrenches=None, threads=None):
         """The wrench that each joint carries (docs/csv.md): rows f_x, f_y, f_z, n_x, n_y, n_z of
-        joint i in frame i. Shapes (n, 6) or (N, n, 6)."""
-        values = self._evaluate("reactions", None, True, None, q, qd, qdd)
+        joint i in frame i, with wrenches as inverse_dynamics takes them. Shapes (n, 6) or
+        (N, n, 6)."""
+        values = self._evaluate("reactions", None, True, None, q, qd, qdd, wrenches,
+                                _threads(threads))
         return _rows(values, values.shape[:-1], (self.n, 6))
 
     def count_operations(self, quantity, algorithm=None, q=None, qd=None, qdd=None):
@@ -220,7 +263,7 @@ def simulate(robot: Robot, t_end: float, dt: float, q0=None, qd0=None,
              torques: Union[None, np.ndarray, Callable] = None, method: str = "dopri5",
              rtol: float = 1e-9, atol: float = 1e-9, algorithm: str = "udu",
              coulomb: str = "regularised", coulomb_velocity: float = 1e-3,
-             step: float = 0.0, min_step: float = 0.0) -> Simulation:
+             step: float = 0.0, min_step: float = 0.0, wrenches=None) -> Simulation:
     """Integrates the robot's equations of motion from 0 to t_end as rfdsim does (Saha 1999,
     Section 5.2), reporting every dt.
 
@@ -233,12 +276,17 @@ def simulate(robot: Robot, t_end: float, dt: float, q0=None, qd0=None,
                (default dt / 100), and below min_step (default: none) the integration fails
     algorithm  the forward dynamics: "udu", "cholesky", "gibbs-appell" or "fixman"
     coulomb    "regularised" (tanh with coulomb_velocity) or "stick-slip" (dopri5)
+    wrenches   external wrenches {frame: table or callable}: rows t,fx,fy,fz,nx,ny,nz
+               (interpolated as torques are), or f(t, q, qd) -> [fx, fy, fz, nx, ny, nz]; each
+               at the frame's origin (any of robot.frame_names), in the base frame (the world
+               frame with a floating base); their power is in the work column
 
     Returns a Simulation. Raises InputError for bad arguments and ComputeError when the
     integration fails."""
     table, stats = _denoc._simulate(robot, float(t_end), float(dt), q0, qd0, torques, method,
                                     float(rtol), float(atol), algorithm, coulomb,
-                                    float(coulomb_velocity), float(step), float(min_step))
+                                    float(coulomb_velocity), float(step), float(min_step),
+                                    wrenches)
     nq, nv, n = robot.nq, robot.nv, robot.n
     columns = np.cumsum([1, nq, nv, nv, n, 1, 1, 1, 1])
     t, q, qd, qdd, tau, kinetic, potential, work, dissipated, _ = np.split(table, columns, axis=1)

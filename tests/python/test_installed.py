@@ -1,6 +1,7 @@
 """The module imported from an installed prefix (cmake --install), not from the build tree: the
 package in PREFIX/lib/python3/dist-packages/denoc with its stubs."""
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -55,4 +56,36 @@ def test_a_venv_interpreter_chosen_for_the_build(tmp_path):
     out = subprocess.run([python, "-c", script], env=env, check=True, capture_output=True,
                          text=True, cwd=tmp_path).stdout.splitlines()
     assert Path(out[0]) == venv
+    assert out[1] == "3"
+
+
+def test_pip_install_into_a_venv(tmp_path):
+    """docs/python.md, "pip install": pip install . with Debian's pip and setuptools
+    (--no-build-isolation: offline) into a venv made with --system-site-packages; setup.py brings
+    DENOC_CMAKE_BUILD (the tests' build, configured for this CPython) up to date and packages its
+    module. The venv imports it from its own site-packages, without PYTHONPATH."""
+    build = Path(os.environ["DENOC_BUILD"])
+    source = Path(__file__).resolve().parents[2]
+    work = tmp_path / "source"  # what pip packages, copied so that its build files stay here
+    work.mkdir()
+    for name in ["setup.py", "pyproject.toml", "CMakeLists.txt"]:
+        shutil.copy(source / name, work / name)
+    shutil.copytree(source / "python" / "denoc", work / "python" / "denoc")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
+                    venv], check=True, capture_output=True)
+    python = venv / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["DENOC_CMAKE_BUILD"] = str(build)
+    installed = subprocess.run([python, "-m", "pip", "install", "--no-build-isolation",
+                                "--no-deps", "--no-index", str(work)], env=env,
+                               capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    del env["DENOC_CMAKE_BUILD"]
+    script = ("import denoc\n"
+              "print(denoc.__file__)\n"
+              f"print(denoc.Robot({str(ROBOTS / 'planar3.yaml')!r}).n)\n")
+    out = subprocess.run([python, "-c", script], env=env, check=True, capture_output=True,
+                         text=True, cwd=tmp_path).stdout.splitlines()
+    assert Path(out[0]).resolve().is_relative_to(venv.resolve()), out[0]
     assert out[1] == "3"
