@@ -95,7 +95,8 @@ Value named_value(const std::vector<std::pair<std::string, T>>& table, const std
   return fallback;
 }
 
-// --frame LINK (docs/trees.md): the link whose frame pose, jacobian and --wrench refer to.
+// --frame LINK (docs/trees.md): the link whose frame pose, jacobian, frame-velocity,
+// frame-acceleration and --wrench refer to.
 inline void add_frame_option(CLI::App& app, std::string& link) {
   app.add_option("--frame", link,
                  "The link whose frame the pose, the Jacobian and --wrench refer to (a link\n"

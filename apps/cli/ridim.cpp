@@ -64,6 +64,12 @@ std::vector<std::string> output_header(Quantity quantity, int n, bool floating) 
       }
     }
   };
+  auto rectangle = [&](const std::string& prefix, int rows) {  // rows x nv
+    for (int i = 1; i <= rows; ++i) {
+      for (int j = 1; j <= nv; ++j)
+        names.push_back(prefix + "_" + std::to_string(i) + "_" + std::to_string(j));
+    }
+  };
   switch (quantity) {
     case Quantity::torques:
       numbered("tau");
@@ -89,10 +95,7 @@ std::vector<std::string> output_header(Quantity quantity, int n, bool floating) 
       }
       break;
     case Quantity::jacobian:
-      for (int i = 1; i <= 6; ++i) {
-        for (int j = 1; j <= nv; ++j)
-          names.push_back("J_" + std::to_string(i) + "_" + std::to_string(j));
-      }
+      rectangle("J", 6);
       break;
     case Quantity::reactions:
       for (int i = 1; i <= n; ++i) {
@@ -109,6 +112,24 @@ std::vector<std::string> output_header(Quantity quantity, int n, bool floating) 
       matrix("U");
       for (int i = 1; i <= nv; ++i)
         names.push_back("D_" + std::to_string(i));
+      break;
+    case Quantity::frame_velocity:
+      names.insert(names.end(), {"vx", "vy", "vz", "wx", "wy", "wz"});
+      break;
+    case Quantity::frame_acceleration:
+      names.insert(names.end(), {"ax", "ay", "az", "alpha_x", "alpha_y", "alpha_z"});
+      break;
+    case Quantity::com:
+      names.insert(names.end(), {"mass", "com_x", "com_y", "com_z", "com_vx", "com_vy", "com_vz"});
+      break;
+    case Quantity::com_jacobian:
+      rectangle("Jc", 3);
+      break;
+    case Quantity::centroidal_momentum:
+      names.insert(names.end(), {"hg_x", "hg_y", "hg_z", "kg_x", "kg_y", "kg_z"});
+      break;
+    case Quantity::centroidal_matrix:
+      rectangle("Ag", 6);
       break;
   }
   return names;

@@ -27,7 +27,8 @@ struct RidimOptions {
   bool friction = true;  // false: --no-friction, the drives' B and Tc left out (docs/robot-file.md)
   std::string wrench;    // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (docs/robot-file.md)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
-  std::string frame;  // --frame LINK: where pose, jacobian and --wrench refer (empty: the tool)
+  std::string
+      frame;  // --frame LINK: where the frame's quantities and --wrench refer (empty: the tool)
   std::optional<BodyFrame<double>> body_frame;  // that frame, resolved by run_ridim
   std::string base_link,
       tip_link;  // URDF: the chain's ends (docs/urdf.md); empty = root / only leaf

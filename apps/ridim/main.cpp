@@ -73,8 +73,10 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       "inverse-mass-matrix, bias (tau with qdd = 0), gravity (tau with qd = qdd = 0),\n"
       "pose (of the tool frame), jacobian (of the tool frame), reactions (the\n"
       "wrench each joint carries), coriolis (Saha's matrix C of convective inertia\n"
-      "terms: C qd = bias - gravity, friction left out) or udu (the factors of\n"
-      "mass-matrix = U D U^T)");
+      "terms: C qd = bias - gravity, friction left out), udu (the factors of\n"
+      "mass-matrix = U D U^T); in the world frame (docs/legged.md): frame-velocity,\n"
+      "frame-acceleration (of the tool frame or --frame), com (the mass, centre of\n"
+      "mass and its velocity), com-jacobian, centroidal-momentum, centroidal-matrix");
   denoc::add_name_option(
       app, "--algorithm", algorithm, denoc::route_names(),
       "The route; which apply depends on --quantity:\n"

@@ -1,6 +1,7 @@
 #include "denoc/quantities.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/errors.hpp"
@@ -20,7 +21,13 @@ const std::vector<std::pair<std::string, Quantity>>& quantity_names() {
       {"jacobian", Quantity::jacobian},
       {"reactions", Quantity::reactions},
       {"coriolis", Quantity::coriolis},
-      {"udu", Quantity::udu}};
+      {"udu", Quantity::udu},
+      {"frame-velocity", Quantity::frame_velocity},
+      {"frame-acceleration", Quantity::frame_acceleration},
+      {"com", Quantity::com},
+      {"com-jacobian", Quantity::com_jacobian},
+      {"centroidal-momentum", Quantity::centroidal_momentum},
+      {"centroidal-matrix", Quantity::centroidal_matrix}};
   return names;
 }
 
@@ -30,13 +37,37 @@ std::string quantity_name(Quantity quantity) {
   return "?";
 }
 
+bool takes_frame(Quantity quantity) {
+  return quantity == Quantity::pose || quantity == Quantity::jacobian ||
+         quantity == Quantity::frame_velocity || quantity == Quantity::frame_acceleration;
+}
+
+namespace {
+
+// The quantities of the bodies' motion in the world frame (motion/).
+bool of_motion(Quantity quantity) {
+  switch (quantity) {
+    case Quantity::frame_velocity:
+    case Quantity::frame_acceleration:
+    case Quantity::com:
+    case Quantity::com_jacobian:
+    case Quantity::centroidal_momentum:
+    case Quantity::centroidal_matrix:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 std::vector<Route> algorithms_for(Quantity quantity) {
   if (quantity == Quantity::inverse_mass_matrix) {
     // udu first: the fastest of the three on the Stanford arm (docs/performance.md).
     return inverse_inertia_routes();
   }
   if (quantity == Quantity::pose || quantity == Quantity::jacobian ||
-      quantity == Quantity::reactions) {
+      quantity == Quantity::reactions || of_motion(quantity)) {
     return {Route::denoc};  // from the DeNOC joint frames and backward recursion
   }
   if (quantity == Quantity::coriolis) return {Route::denoc};  // Saha (1999) Eqs. (25)-(29)
@@ -73,7 +104,16 @@ Eigen::Index row_size(Quantity quantity, const Model<double>& model) {
     case Quantity::pose:
       return 12;
     case Quantity::jacobian:
+    case Quantity::centroidal_matrix:
       return 6 * nv;
+    case Quantity::frame_velocity:
+    case Quantity::frame_acceleration:
+    case Quantity::centroidal_momentum:
+      return 6;
+    case Quantity::com:
+      return 7;  // the mass, G, dG/dt
+    case Quantity::com_jacobian:
+      return 3 * nv;
     case Quantity::reactions:
       return 6 * n;
     case Quantity::udu:
@@ -115,7 +155,7 @@ void check_forward_route(Route route, const RobotFile& robot) {
 
 std::optional<BodyFrame<double>> choose_frame(Quantity quantity, const std::string& name,
                                               bool wrench, const RobotFile& robot) {
-  const bool pose = quantity == Quantity::pose || quantity == Quantity::jacobian;
+  const bool pose = takes_frame(quantity);
   return frame_or_tool(
       robot, name, pose || wrench,
       pose ? mention(Parameter::quantity, quantity_name(quantity)) : mention(Parameter::wrench));
@@ -137,6 +177,7 @@ SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Ro
           robot, quantity == Quantity::inverse_mass_matrix || quantity == Quantity::udu) {
   if (LaneDynamics::supports(quantity, route, robot.model))
     lanes_ = std::make_unique<LaneDynamics>(robot.model);
+  if (of_motion(quantity)) centroidal_ = std::make_unique<CentroidalWorkspace<double>>(model_);
 }
 
 void SampleQuantities::evaluate_samples(int count, const LanePointers& samples) {
@@ -214,6 +255,50 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
     case Quantity::udu:
       udu_row(q, row);
       break;
+    case Quantity::frame_velocity:
+    case Quantity::frame_acceleration:
+    case Quantity::com:
+    case Quantity::com_jacobian:
+    case Quantity::centroidal_momentum:
+    case Quantity::centroidal_matrix:
+      motion_row(q, qd, qdd, row);
+      break;
+  }
+}
+
+// The quantities of docs/legged.md, in the world frame.
+void SampleQuantities::motion_row(ConstVectorRef<double> q, ConstVectorRef<double> qd,
+                                  ConstVectorRef<double> qdd, Eigen::Ref<VecX<double>> row) {
+  CentroidalWorkspace<double>& ws = *centroidal_;
+  switch (quantity_) {
+    case Quantity::frame_velocity:
+      body_poses(model_, ws.motion, q);
+      body_velocities(model_, ws.motion, qd);
+      row = frame_velocity(ws.motion, frame_);
+      break;
+    case Quantity::frame_acceleration:
+      body_poses(model_, ws.motion, q);
+      body_velocities(model_, ws.motion, qd);
+      body_accelerations(model_, ws.motion, qd, qdd);
+      row = frame_acceleration(ws.motion, frame_);
+      break;
+    case Quantity::com:
+      centre_of_mass_velocity(model_, ws, q, qd);
+      row[0] = ws.mass;
+      row.segment<3>(1) = ws.com;
+      row.segment<3>(4) = ws.com_velocity;
+      break;
+    case Quantity::com_jacobian:
+      put_matrix(centre_of_mass_jacobian(model_, ws, q), row);
+      break;
+    case Quantity::centroidal_momentum:
+      row = centroidal_momentum(model_, ws, q, qd);
+      break;
+    case Quantity::centroidal_matrix:
+      put_matrix(centroidal_matrix(model_, ws, q), row);
+      break;
+    default:
+      throw std::logic_error("motion_row: not a quantity of the bodies' motion");
   }
 }
 

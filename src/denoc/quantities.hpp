@@ -14,6 +14,7 @@
 #include "denoc/io/robot_file.hpp"
 #include "denoc/io/run_checks.hpp"
 #include "denoc/lanes/lane_quantities.hpp"
+#include "denoc/motion/centre_of_mass.hpp"
 
 namespace denoc {
 
@@ -28,7 +29,19 @@ enum class Quantity {
   reactions,  // docs/csv.md: the wrench that each joint carries
   coriolis,   // docs/csv.md: Saha's matrix of convective inertia terms C
   udu,        // docs/csv.md: the factors of the inertia matrix I = U D U^T
+  // docs/legged.md, in the world frame: a frame's velocity and acceleration, the centre of mass
+  // of the bodies that move with its velocity and Jacobian, the centroidal momentum and matrix.
+  frame_velocity,
+  frame_acceleration,
+  com,
+  com_jacobian,
+  centroidal_momentum,
+  centroidal_matrix,
 };
+
+// The quantities of a frame (the tool frame unless one is chosen): pose, jacobian and the frame's
+// velocity and acceleration.
+bool takes_frame(Quantity quantity);
 
 // The names accepted by ridim --quantity, and the Quantity each selects.
 const std::vector<std::pair<std::string, Quantity>>& quantity_names();
@@ -100,6 +113,8 @@ class SampleQuantities {
   void pose_row(const Transform<double>& pose, Eigen::Ref<VecX<double>> row) const;
   void udu_row(ConstVectorRef<double> q, Eigen::Ref<VecX<double>> row);
   const MatX<double>& inverse_mass_matrix(ConstVectorRef<double> q);
+  void motion_row(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
+                  Eigen::Ref<VecX<double>> row);
 
   const Model<double>& model_;
   Dynamics<double> dynamics_;
@@ -113,7 +128,8 @@ class SampleQuantities {
   VecX<double> friction_forces_;
   std::vector<FrameWrench<double>> in_base_;  // the wrenches in the base (world) frame
   PositiveDefiniteCheck check_positive_definite_;
-  std::unique_ptr<LaneDynamics> lanes_;  // where packs compute the quantity
+  std::unique_ptr<LaneDynamics> lanes_;                      // where packs compute the quantity
+  std::unique_ptr<CentroidalWorkspace<double>> centroidal_;  // the quantities of docs/legged.md
 };
 
 // InputError unless `route` computes the forward dynamics of this robot (rfdsim --algorithm):

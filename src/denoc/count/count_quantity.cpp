@@ -1,6 +1,7 @@
 #include "denoc/count/count_quantity.hpp"
 
 #include "denoc/count/count_operations.hpp"
+#include "denoc/motion/centre_of_mass.hpp"
 
 namespace denoc {
 
@@ -12,6 +13,8 @@ OperationCounts count_ridim_quantity(Quantity quantity, Route route, const Model
   Dynamics<Counted>& d = counting.dynamics;
   const Model<Counted>& m = counting.model;
   const VecX<Counted> q = counted(q_double), qd = counted(qd_double), qdd = counted(qdd_double);
+  CentroidalWorkspace<Counted> centroidal(m);
+  BodyMotionWorkspace<Counted>& motion = centroidal.motion;
   return count_operations([&] {
     switch (quantity) {
       case Quantity::torques:
@@ -52,6 +55,29 @@ OperationCounts count_ridim_quantity(Quantity quantity, Route route, const Model
       case Quantity::reactions:  // as ridim computes them: the recursions, then the reactions
         inverse_dynamics(Route::denoc, d, q, qd, qdd);
         joint_reactions(m, d.denoc(), q.tail(m.dof()));
+        break;
+      case Quantity::frame_velocity:  // of the tool frame, as pose and jacobian
+        body_poses(m, motion, q);
+        body_velocities(m, motion, qd);
+        frame_velocity(motion, m.tool_frame());
+        break;
+      case Quantity::frame_acceleration:
+        body_poses(m, motion, q);
+        body_velocities(m, motion, qd);
+        body_accelerations(m, motion, qd, qdd);
+        frame_acceleration(motion, m.tool_frame());
+        break;
+      case Quantity::com:
+        centre_of_mass_velocity(m, centroidal, q, qd);
+        break;
+      case Quantity::com_jacobian:
+        centre_of_mass_jacobian(m, centroidal, q);
+        break;
+      case Quantity::centroidal_momentum:
+        centroidal_momentum(m, centroidal, q, qd);
+        break;
+      case Quantity::centroidal_matrix:
+        centroidal_matrix(m, centroidal, q);
         break;
     }
   });
