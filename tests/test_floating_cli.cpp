@@ -759,4 +759,67 @@ TEST_F(FloatingCli, BadQuaternionKeepsTheRowsBefore) {
   EXPECT_EQ(out, read("good_out.csv"));
 }
 
+// The world-frame quantities of docs/legged.md from ridim: their columns, the mass of every body
+// (the base's too), and com-jacobian times the rates against the velocity in com's columns.
+TEST_F(FloatingCli, CentreOfMassColumnsAndItsJacobian) {
+  constexpr int nv = 9;
+  write("floating.yaml", kFloatingYaml);
+  std::vector<denoc::VecX<double>> states;
+  write("traj.csv", floating_trajectory(6, false, states));
+  const Result com = ridim("floating.yaml traj.csv --quantity com -o com.csv");
+  ASSERT_EQ(com.status, 0) << com.err;
+  const Result jacobian = ridim("floating.yaml traj.csv --quantity com-jacobian -o Jc.csv");
+  ASSERT_EQ(jacobian.status, 0) << jacobian.err;
+  EXPECT_EQ(fields_of(lines_of(read("com.csv"))[0]),
+            (std::vector<std::string>{"t", "mass", "com_x", "com_y", "com_z", "com_vx", "com_vy",
+                                      "com_vz"}));
+  const auto header = fields_of(lines_of(read("Jc.csv"))[0]);
+  ASSERT_EQ(header.size(), 1u + 3 * nv);
+  EXPECT_EQ(header[1], "Jc_1_1");
+  EXPECT_EQ(header.back(), "Jc_3_9");
+  const auto com_rows = rows_of(read("com.csv")), jacobian_rows = rows_of(read("Jc.csv"));
+  ASSERT_EQ(com_rows.size(), states.size());
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    EXPECT_NEAR(com_rows[k][1], kTotalMass, 1e-13);
+    const Eigen::Matrix<double, 3, nv, Eigen::RowMajor> Jc(jacobian_rows[k].data() + 1);
+    const Eigen::Vector3d velocity = Jc * states[k].segment<nv>(10);
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(velocity[i], com_rows[k][5 + static_cast<std::size_t>(i)], 1e-13) << k;
+  }
+}
+
+// rfdsim --contact: a box on its four corners (frames on fixed joints) settles at the static
+// deflection m g / (4 k), with the contact column and the events; a frame it does not have and a
+// malformed --ground are exit 2 before anything is written.
+TEST_F(FloatingCli, GroundContactHoldsABox) {
+  const std::string box = "'" + std::string(DENOC_TEST_FIXTURES) + "/box_corners.urdf' " +
+                          "--floating-base --free-fall --contact corner_1 --contact corner_2 " +
+                          "--contact corner_3 --contact corner_4 ";
+  const Result r = rfdsim(box + "--ground 2e4,300,0.8 --q0 0,0,0.12,0,0,0,1 --t-end 3 --dt 0.5 " +
+                          "--stats -o box.csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(", events "), std::string::npos) << r.err;
+  const auto lines = lines_of(read("box.csv"));
+  const auto header = fields_of(lines[0]);
+  const std::vector<std::string> energies(header.end() - 5, header.end());
+  EXPECT_EQ(energies,
+            (std::vector<std::string>{"kinetic", "potential", "contact", "work", "dissipated"}));
+  const auto rows = rows_of(read("box.csv"));
+  const double deflection = 4 * 9.81 / (4 * 2e4);
+  EXPECT_NEAR(0.1 - rows.back()[3], deflection, 1e-6 * deflection);  // base_z, corners 0.1 below
+  EXPECT_NEAR(rows.back()[header.size() - 3], 2 * 2e4 * deflection * deflection, 1e-9);
+
+  Result bad = rfdsim(box + "--contact corner_9 -o bad.csv");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("corner_9"), std::string::npos) << bad.err;
+  bad = rfdsim(box + "--ground 1e4,300 -o bad.csv");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--ground 1e4,300: expected three or four numbers"), std::string::npos)
+      << bad.err;
+  bad = rfdsim(box + "--ground 1e4,-3,0.5 -o bad.csv");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("value 2 (-3)"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "bad.csv"));
+}
+
 }  // namespace

@@ -55,8 +55,30 @@ std::string format_stats(const IntegrationStats& stats) {
                 "steps %ld, rejected %ld, right-hand-side evaluations %ld, wall time %.3f s",
                 stats.steps, stats.rejected, stats.rhs_evaluations, stats.wall_seconds);
   std::string text = line;
-  if (stats.events >= 0) text += ", stick-slip events " + std::to_string(stats.events);
+  if (stats.events >= 0) text += ", events " + std::to_string(stats.events);
   return text;
+}
+
+GroundSettings parse_ground(const std::string& text) {
+  const std::string expected = "k,c,mu[,v_s] (N/m, N s/m, the friction coefficient, m/s)";
+  GroundSettings ground;
+  double* values[4] = {&ground.stiffness, &ground.damping, &ground.friction, &ground.slip_velocity};
+  std::size_t start = 0;
+  int count = 0;
+  for (; count < 4 && start <= text.size(); ++count) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view field(text.data() + start, comma - start);
+    double& value = *values[count];
+    if (!parse_double(field, value) || !std::isfinite(value) || value < 0 ||
+        (count == 3 && value == 0))
+      throw InputError("--ground " + text + ": value " + std::to_string(count + 1) + " (" +
+                       std::string(field) + ") is not a number " + (count == 3 ? ">" : ">=") +
+                       " 0; expected " + expected);
+    start = comma + 1;
+  }
+  if (count < 3 || start <= text.size())
+    throw InputError("--ground " + text + ": expected three or four numbers " + expected);
+  return ground;
 }
 
 namespace {
@@ -178,15 +200,16 @@ VecX<double> initial(const std::optional<std::vector<JointValue>>& given, const 
 
 // t, the state and its rates (with a floating base each block starts with the base's columns,
 // docs/floating-base.md), the joint forces, the energies.
-std::vector<std::string> output_header(const Model<double>& model) {
+std::vector<std::string> output_header(const Model<double>& model, bool contact) {
   std::vector<std::string> names =
       state_columns({"q", "qd", "qdd"}, model.dof(), model.floating()).names;
   for (int i = 1; i <= model.dof(); ++i)
     names.push_back("tau" + std::to_string(i));
   names.push_back("kinetic");
   names.push_back("potential");
-  names.push_back("work");        // docs/csv.md: integral of the power put in
-  names.push_back("dissipated");  // and of the power friction takes out
+  if (contact) names.push_back("contact");  // docs/legged.md: the ground's springs
+  names.push_back("work");                  // docs/csv.md: integral of the power put in
+  names.push_back("dissipated");            // and of the power friction takes out
   return names;
 }
 
@@ -196,7 +219,7 @@ class RowWriter {
   RowWriter(ChainDynamics& system, CsvWriter& csv, const RobotFile& robot)
       : system_(system),
         csv_(csv),
-        row_(output_row_size(system.model())),
+        row_(output_row_size(system.model(), system.ground_contact() != nullptr)),
         check_positive_definite_(robot) {}
 
   void operator()(double t, const State& x) {
@@ -219,6 +242,15 @@ std::optional<BodyFrame<double>> wrench_frame(const RfdsimOptions& options,
   return frame_or_tool(robot, options.frame, !options.wrench.empty(), mention(Parameter::wrench));
 }
 
+// The frames of --contact (io/frames.hpp): InputError naming one the robot does not have.
+std::vector<BodyFrame<double>> contact_points(const RfdsimOptions& options,
+                                              const RobotFile& robot) {
+  std::vector<BodyFrame<double>> points;
+  for (const std::string& name : options.contacts)
+    points.push_back(find_frame(robot, name));
+  return points;
+}
+
 // The robot file with --set applied, its warnings printed, and the options checked against it.
 RobotFile load_checked_robot(const RfdsimOptions& options) {
   check_output_is_not_an_input(options.output, {{"the robot file", options.robot},
@@ -232,7 +264,8 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
     std::cerr << "rfdsim: warning: " << worded(warning, Wording::command_line) << '\n';
   check_forward_route(options.algorithm, robot);
   check_options(options);
-  wrench_frame(options, robot);  // a bad --frame is refused before any output is opened
+  wrench_frame(options, robot);    // a bad --frame is refused before any output is opened
+  contact_points(options, robot);  // and a bad --contact
   return robot;
 }
 
@@ -303,10 +336,12 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
 
   Output output(options.output, standard_output);
   CsvWriter csv(output);
-  csv.header(output_header(robot.model));
+  csv.header(output_header(robot.model, !options.contacts.empty()));
   csv.format_in_background();  // the rows formatted off the integration thread (docs/rfdsim.md)
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
+  if (!options.contacts.empty())
+    system.set_ground_contact(contact_points(options, robot), options.ground);
   if (wrench) {
     system.add_wrench(*wrench, wrench_frame(options, robot).value_or(robot.model.tool_frame()),
                       options.wrench_in_tool_frame);

@@ -46,6 +46,8 @@ struct RfdsimOptions {
   std::string wrench;         // --wrench FILE: t,fx,fy,fz,nx,ny,nz on the tool (docs/robot-file.md)
   bool wrench_in_tool_frame = false;  // --wrench-frame tool (default: base)
   std::string frame;                  // --frame LINK: where --wrench acts (empty: the tool frame)
+  std::vector<std::string> contacts;  // --contact FRAME: points on the ground (docs/legged.md)
+  GroundSettings ground;              // --ground k,c,mu[,v_s]
   std::string base_link,
       tip_link;  // URDF: the chain's ends (docs/urdf.md); empty = root / only leaf
   std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (docs/robot-file.md)
@@ -66,7 +68,12 @@ const std::vector<std::pair<std::string, Route>>& algorithm_names();
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats);
 
-// One line for --stats: steps, rejections, right-hand-side evaluations, wall time.
+// One line for --stats: steps, rejections, right-hand-side evaluations, wall time, and the events
+// located (stick-slip, touch-down and lift-off).
 std::string format_stats(const IntegrationStats& stats);
+
+// --ground's value "k,c,mu[,v_s]" (numbers >= 0, v_s > 0, docs/legged.md); InputError naming it
+// otherwise, the settings not given at their defaults.
+GroundSettings parse_ground(const std::string& text);
 
 }  // namespace denoc

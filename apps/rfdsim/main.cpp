@@ -39,6 +39,7 @@ std::optional<std::vector<denoc::JointValue>> joint_values(const std::vector<std
 struct Texts {
   std::vector<std::string> q0, qd0;
   std::string method = "dopri5", algorithm = "udu", coulomb = "regularised", wrench_frame = "base";
+  std::string ground;
   bool stats = false;
 };
 
@@ -126,6 +127,21 @@ void add_dynamics_options(CLI::App& app, denoc::RfdsimOptions& options, Texts& t
       ->check(denoc::finite_number());
 }
 
+// Ground contact (docs/legged.md): the points that touch the ground and its law.
+void add_contact_options(CLI::App& app, denoc::RfdsimOptions& options, Texts& texts) {
+  app.add_option("--contact", options.contacts,
+                 "A frame (as --frame takes: a link, a foot on a fixed joint) whose origin\n"
+                 "meets the ground, the plane z = 0 of the world (repeatable); adds the\n"
+                 "column contact (the ground's springs' energy) after potential")
+      ->option_text("FRAME")
+      ->allow_extra_args(false);
+  app.add_option("--ground", texts.ground,
+                 "The ground's stiffness k (N/m), damping c (N s/m), friction coefficient mu\n"
+                 "and slip velocity v_s (m/s): normal force k d + c d' at a depth d, never\n"
+                 "pulling, and Coulomb friction mu N tanh(|v|/v_s) (default: 1e5,1e3,0.8,0.01)")
+      ->option_text("K,C,MU[,V]");
+}
+
 // The options' values from their texts, once parsed.
 void finish_options(const Texts& texts, denoc::RfdsimOptions& options) {
   if (!options.free_fall && options.torques.empty() && !options.count_operations)
@@ -139,6 +155,7 @@ void finish_options(const Texts& texts, denoc::RfdsimOptions& options) {
   options.friction.coulomb =
       denoc::named_value(denoc::coulomb_model_names(), texts.coulomb, options.friction.coulomb);
   options.wrench_in_tool_frame = texts.wrench_frame == "tool";
+  if (!texts.ground.empty()) options.ground = denoc::parse_ground(texts.ground);
 }
 
 }  // namespace
@@ -161,12 +178,13 @@ int main(int argc, char** argv) {
   add_dynamics_options(app, options, texts);
   denoc::add_wrench_options(app, options.wrench, texts.wrench_frame);
   denoc::add_frame_option(app, options.frame);
+  add_contact_options(app, options, texts);
   denoc::add_output_option(
       app, options.output,
       "Write the CSV to FILE instead of standard output; - is standard output");
   app.add_flag("--stats", texts.stats,
                "Print steps, rejected steps, right-hand-side evaluations and wall time on\n"
-               "standard error (and the stick-slip events)");
+               "standard error (and the events located: stick-slip, touch-down, lift-off)");
   auto* count = app.add_flag(
       "--count-operations", options.count_operations,
       "Instead of simulating, count the multiplications, additions, divisions, square\n"
@@ -175,6 +193,7 @@ int main(int argc, char** argv) {
       "header and one row (docs/operation-counts.md)");
   // The counts are of the route alone: what would be silently left out is refused.
   count->excludes("--stats")->excludes("--wrench")->excludes("--wrench-frame")->excludes("--frame");
+  count->excludes("--contact")->excludes("--ground");
   app.set_version_flag("--version", "rfdsim " DENOC_VERSION);
   denoc::add_batch_options(app, batch,
                            "links[2].mass=3.5, links[0].inertia.xx=0.1, initial.q[1]=30");

@@ -117,6 +117,31 @@ WrenchInputs wrench_inputs(const Robot& robot, const py::object& wrenches) {
   return inputs;
 }
 
+// contacts= (frame names) and ground=(k, c, mu) (docs/legged.md).
+std::vector<BodyFrame<double>> contact_points(const Robot& robot, const py::object& contacts) {
+  std::vector<BodyFrame<double>> points;
+  if (contacts.is_none()) return points;
+  require(!py::isinstance<py::str>(contacts),
+          "contacts: expected a list of frame names, not one string");
+  for (const py::handle& name : contacts)
+    points.push_back(find_frame(robot.file(), py::str(name).cast<std::string>()));
+  return points;
+}
+
+GroundSettings ground_settings(const py::object& ground) {
+  GroundSettings settings;
+  if (ground.is_none()) return settings;
+  const std::vector<double> values = ground.cast<std::vector<double>>();
+  require(values.size() == 3 || values.size() == 4,
+          "ground: expected (k, c, mu) or (k, c, mu, v_s), three or four numbers; found " +
+              std::to_string(values.size()));
+  if (values.size() == 4) settings.slip_velocity = values[3];
+  settings.stiffness = values[0];
+  settings.damping = values[1];
+  settings.friction = values[2];
+  return settings;
+}
+
 struct Settings {
   double t_end, dt;
   IntegratorSettings integrator;
@@ -146,7 +171,8 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
                    std::optional<Array> qd0, const py::object& torques, const std::string& method,
                    double rtol, double atol, const std::string& algorithm,
                    const std::string& coulomb, double coulomb_velocity, double step,
-                   double min_step, const py::object& wrenches) {
+                   double min_step, const py::object& wrenches, const py::object& contacts,
+                   const py::object& ground) {
   const RobotFile& file = robot.file();
   const Model<double>& model = file.model;
   Settings s{t_end, dt, {}, robot.route(algorithm), {}};
@@ -168,9 +194,12 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
   for (const std::unique_ptr<JointForces>& source : wrench.sources)
     wrench_sources.push_back(source.get());
   InputsWithWrenches inputs(*forces, wrench_sources);
+  const std::vector<BodyFrame<double>> points = contact_points(robot, contacts);
+  const GroundSettings ground_law = ground_settings(ground);
+  if (!points.empty()) GroundContact(model, points, ground_law);  // InputError before the GIL goes
 
   const OutputTimes times(t_end, dt);
-  const Eigen::Index width = 1 + output_row_size(model);
+  const Eigen::Index width = 1 + output_row_size(model, !points.empty());
   std::vector<double> rows;
   rows.reserve(static_cast<std::size_t>(std::min<long>(times.size(), 1 << 20) * width));
   IntegrationStats stats;
@@ -180,6 +209,7 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
     system.set_friction(s.friction);
     for (std::size_t k = 0; k < wrench_sources.size(); ++k)
       system.add_wrench(*wrench_sources[k], wrench.frames[k], false);
+    if (!points.empty()) system.set_ground_contact(points, ground_law);
     PositiveDefiniteCheck check_positive_definite(file);
     VecX<double> row(width);
     integrate(
@@ -210,7 +240,8 @@ void bind_simulate(py::module_& m) {
   m.def("_simulate", &simulate, py::arg("robot"), py::arg("t_end"), py::arg("dt"), py::arg("q0"),
         py::arg("qd0"), py::arg("torques"), py::arg("method"), py::arg("rtol"), py::arg("atol"),
         py::arg("algorithm"), py::arg("coulomb"), py::arg("coulomb_velocity"), py::arg("step"),
-        py::arg("min_step"), py::arg("wrenches") = py::none());
+        py::arg("min_step"), py::arg("wrenches") = py::none(), py::arg("contacts") = py::none(),
+        py::arg("ground") = py::none());
 }
 
 }  // namespace denoc::python

@@ -221,6 +221,55 @@ class Robot(_denoc.Robot):
                                 _threads(threads))
         return _rows(values, values.shape[:-1], (6, self.nv))
 
+    def frame_velocity(self, q, qd, frame=None, threads=None):
+        """The velocity of the frame's origin and its angular velocity, [vx, vy, vz, wx, wy, wz],
+        in the world frame (the base frame with a fixed base; Pinocchio's LOCAL_WORLD_ALIGNED):
+        jacobian(q, frame) @ qd. The tool frame unless `frame` names one (frame_names).
+        Shapes (6,) or (N, 6)."""
+        return self._evaluate("frame-velocity", None, True, frame, q, qd, None, None,
+                              _threads(threads))
+
+    def frame_acceleration(self, q, qd, qdd, frame=None, threads=None):
+        """The time derivatives of frame_velocity: the classical acceleration of the frame's
+        origin and the angular acceleration, [ax, ay, az, alpha_x, alpha_y, alpha_z], world frame,
+        gravity not in them. Shapes (6,) or (N, 6)."""
+        return self._evaluate("frame-acceleration", None, True, frame, q, qd, qdd, None,
+                              _threads(threads))
+
+    def com(self, q, qd=None, threads=None):
+        """The centre of mass G of the bodies that move (a fixed base left out, a floating base's
+        body in), world frame: shape (3,) or (N, 3); with qd, the pair (G, dG/dt). The mass
+        counted is robot.moving_mass."""
+        values = self._evaluate("com", None, True, None, q, qd, None, None, _threads(threads))
+        if qd is None:
+            return values[..., 1:4]
+        return values[..., 1:4], values[..., 4:7]
+
+    @property
+    def moving_mass(self):
+        """The mass of the bodies that move, those com() and the centroidal quantities count."""
+        return float(self._evaluate("com", None, True, None, self.initial_q, None, None, None,
+                                    1)[0])
+
+    def com_jacobian(self, q, threads=None):
+        """J_G with dG/dt = J_G @ qd, world frame. Shapes (3, nv) or (N, 3, nv)."""
+        values = self._evaluate("com-jacobian", None, True, None, q, None, None, None,
+                                _threads(threads))
+        return _rows(values, values.shape[:-1], (3, self.nv))
+
+    def centroidal_momentum(self, q, qd, threads=None):
+        """h_G = [l; k_G]: the linear momentum and the angular momentum about the centre of mass,
+        world axes (Pinocchio's computeCentroidalMomentum). Shapes (6,) or (N, 6)."""
+        return self._evaluate("centroidal-momentum", None, True, None, q, qd, None, None,
+                              _threads(threads))
+
+    def centroidal_matrix(self, q, threads=None):
+        """A_G with h_G = A_G @ qd (Orin's centroidal momentum matrix; Pinocchio's ccrba), rows
+        linear then angular. Shapes (6, nv) or (N, 6, nv)."""
+        values = self._evaluate("centroidal-matrix", None, True, None, q, None, None, None,
+                                _threads(threads))
+        return _rows(values, values.shape[:-1], (6, self.nv))
+
     def reactions(self, q, qd, qdd, wrenches=None, threads=None):
         """The wrench that each joint carries (docs/csv.md): rows f_x, f_y, f_z, n_x, n_y, n_z of
         joint i in frame i, with wrenches as inverse_dynamics takes them. Shapes (n, 6) or
@@ -232,7 +281,9 @@ class Robot(_denoc.Robot):
     def count_operations(self, quantity, algorithm=None, q=None, qd=None, qdd=None):
         """The operations of one evaluation (docs/operation-counts.md), as ridim and rfdsim
         --count-operations: quantity is one of ridim's (torques, mass-matrix, inverse-mass-matrix,
-        bias, gravity, pose, jacobian, reactions, coriolis, udu) or "forward-dynamics"; the state
+        bias, gravity, pose, jacobian, reactions, coriolis, udu, frame-velocity,
+        frame-acceleration, com, com-jacobian, centroidal-momentum, centroidal-matrix) or
+        "forward-dynamics"; the state
         defaults to the robot file's initial one. Returns a dict with multiplications, additions,
         divisions, square_roots and sines_cosines."""
         q = self.initial_q if q is None else q
@@ -245,7 +296,8 @@ class Robot(_denoc.Robot):
 class Simulation:
     """The time histories of simulate(), one row per output time, as rfdsim's columns
     (docs/csv.md): t (N,), q (N, nq), qd and qdd (N, nv), tau (N, n), and the energies kinetic,
-    potential, work (put in by tau and a wrench) and dissipated (by friction), each (N,).
+    potential, work (put in by tau and a wrench) and dissipated (by friction and the ground), each
+    (N,); with ground contact also contact (the ground's springs' energy), else None.
     stats holds the integrator's steps, rejected, rhs_evaluations, events and wall_seconds."""
     t: np.ndarray
     q: np.ndarray
@@ -257,13 +309,15 @@ class Simulation:
     work: np.ndarray
     dissipated: np.ndarray
     stats: dict
+    contact: Optional[np.ndarray] = None
 
 
 def simulate(robot: Robot, t_end: float, dt: float, q0=None, qd0=None,
              torques: Union[None, np.ndarray, Callable] = None, method: str = "dopri5",
              rtol: float = 1e-9, atol: float = 1e-9, algorithm: str = "udu",
              coulomb: str = "regularised", coulomb_velocity: float = 1e-3,
-             step: float = 0.0, min_step: float = 0.0, wrenches=None) -> Simulation:
+             step: float = 0.0, min_step: float = 0.0, wrenches=None, contacts=None,
+             ground=None) -> Simulation:
     """Integrates the robot's equations of motion from 0 to t_end as rfdsim does (Saha 1999,
     Section 5.2), reporting every dt.
 
@@ -280,15 +334,27 @@ def simulate(robot: Robot, t_end: float, dt: float, q0=None, qd0=None,
                (interpolated as torques are), or f(t, q, qd) -> [fx, fy, fz, nx, ny, nz]; each
                at the frame's origin (any of robot.frame_names), in the base frame (the world
                frame with a floating base); their power is in the work column
+    contacts   frame names (robot.frame_names) whose origins meet the ground, the plane z = 0
+               of the world: compliant contact (docs/legged.md), touch-down and lift-off
+               located as events on dopri5
+    ground     (k, c, mu) or (k, c, mu, v_s): stiffness N/m, damping N s/m, friction
+               coefficient, slip velocity m/s (default (1e5, 1e3, 0.8, 0.01)); the normal force
+               k d + c d' never pulls, friction is mu N tanh(|v_t| / v_s)
 
     Returns a Simulation. Raises InputError for bad arguments and ComputeError when the
     integration fails."""
     table, stats = _denoc._simulate(robot, float(t_end), float(dt), q0, qd0, torques, method,
                                     float(rtol), float(atol), algorithm, coulomb,
                                     float(coulomb_velocity), float(step), float(min_step),
-                                    wrenches)
+                                    wrenches,
+                                    contacts if contacts is None or isinstance(contacts, str)
+                                    else list(contacts),
+                                    ground)
     nq, nv, n = robot.nq, robot.nv, robot.n
-    columns = np.cumsum([1, nq, nv, nv, n, 1, 1, 1, 1])
-    t, q, qd, qdd, tau, kinetic, potential, work, dissipated, _ = np.split(table, columns, axis=1)
+    energies = 5 if contacts else 4
+    columns = np.cumsum([1, nq, nv, nv, n] + [1] * energies)
+    t, q, qd, qdd, tau, kinetic, potential, *rest, _ = np.split(table, columns, axis=1)
+    contact = rest.pop(0)[:, 0] if contacts else None
+    work, dissipated = rest
     return Simulation(t[:, 0], q, qd, qdd, tau, kinetic[:, 0], potential[:, 0], work[:, 0],
-                      dissipated[:, 0], stats)
+                      dissipated[:, 0], stats, contact)

@@ -1,7 +1,7 @@
 # Type stubs of the package denoc (docs/python.md), for editors' completion and type checkers.
 from dataclasses import dataclass
 from os import PathLike
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -100,6 +100,30 @@ class Robot:
     def jacobian(
         self, q: ArrayLike, frame: Optional[str] = ..., threads: Optional[int] = ...
     ) -> np.ndarray: ...
+    def frame_velocity(
+        self, q: ArrayLike, qd: ArrayLike, frame: Optional[str] = ..., threads: Optional[int] = ...
+    ) -> np.ndarray: ...
+    def frame_acceleration(
+        self,
+        q: ArrayLike,
+        qd: ArrayLike,
+        qdd: ArrayLike,
+        frame: Optional[str] = ...,
+        threads: Optional[int] = ...,
+    ) -> np.ndarray: ...
+    @overload
+    def com(self, q: ArrayLike, qd: None = ..., threads: Optional[int] = ...) -> np.ndarray: ...
+    @overload
+    def com(
+        self, q: ArrayLike, qd: ArrayLike, threads: Optional[int] = ...
+    ) -> Tuple[np.ndarray, np.ndarray]: ...
+    @property
+    def moving_mass(self) -> float: ...
+    def com_jacobian(self, q: ArrayLike, threads: Optional[int] = ...) -> np.ndarray: ...
+    def centroidal_momentum(
+        self, q: ArrayLike, qd: ArrayLike, threads: Optional[int] = ...
+    ) -> np.ndarray: ...
+    def centroidal_matrix(self, q: ArrayLike, threads: Optional[int] = ...) -> np.ndarray: ...
     def reactions(
         self,
         q: ArrayLike,
@@ -129,6 +153,7 @@ class Simulation:
     work: np.ndarray
     dissipated: np.ndarray
     stats: Dict[str, float]
+    contact: Optional[np.ndarray]
 
 def simulate(
     robot: Robot,
@@ -146,4 +171,6 @@ def simulate(
     step: float = ...,
     min_step: float = ...,
     wrenches: Optional[Mapping[str, Union[ArrayLike, Controller]]] = ...,
+    contacts: Optional[Sequence[str]] = ...,
+    ground: Optional[Sequence[float]] = ...,
 ) -> Simulation: ...

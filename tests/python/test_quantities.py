@@ -23,7 +23,13 @@ QUANTITIES = {  # ridim's --quantity, the method, its arguments, how to flatten 
     "coriolis": ("coriolis", 2),
     "jacobian": ("jacobian", 1),
     "reactions": ("reactions", 3),
+    "frame-velocity": ("frame_velocity", 2),
+    "frame-acceleration": ("frame_acceleration", 3),
+    "com-jacobian": ("com_jacobian", 1),
+    "centroidal-momentum": ("centroidal_momentum", 2),
+    "centroidal-matrix": ("centroidal_matrix", 1),
 }
+OF_A_FRAME = ("jacobian", "frame-velocity", "frame-acceleration")
 
 
 def ridim_rows(tmp_path, path, args, quantity, q, qd, qdd, robot):
@@ -42,16 +48,21 @@ def test_every_quantity_is_ridims_to_the_last_bit(tmp_path, name, keywords, args
     frame = [] if robot.is_chain else ["--frame", robot.link_names[-1]]
     q, qd, qdd = random_states(robot, 7)
     for quantity, (method, arity) in QUANTITIES.items():
-        expected = ridim_rows(tmp_path, ROBOTS / name, args + (frame if quantity == "jacobian"
-                                                               else []),
+        expected = ridim_rows(tmp_path, ROBOTS / name,
+                              args + (frame if quantity in OF_A_FRAME else []),
                               quantity, q, qd, qdd, robot)
         call = getattr(robot, method)
         inputs = (q, qd, qdd)[:arity]
-        if method == "jacobian" and not robot.is_chain:
-            got = call(q, frame=frame[1])
+        if quantity in OF_A_FRAME and not robot.is_chain:
+            got = call(*inputs, frame=frame[1])
         else:
             got = call(*inputs)
         np.testing.assert_array_equal(got.reshape(len(q), -1), expected, err_msg=quantity)
+    com, com_velocity = robot.com(q, qd)
+    mass = np.full((len(q), 1), robot.moving_mass)
+    np.testing.assert_array_equal(np.hstack([mass, com, com_velocity]),
+                                  ridim_rows(tmp_path, ROBOTS / name, args, "com", q, qd, qdd,
+                                             robot), err_msg="com")
 
 
 def test_pose_and_udu_are_ridims(tmp_path):
@@ -192,3 +203,24 @@ def test_attributes_and_docstrings():
         assert len(getattr(denoc.Robot, name).__doc__) > 60, name
     assert "Eq. (30)" in denoc.Robot.inverse_dynamics.__doc__
     assert "Section 5.2" in denoc.simulate.__doc__
+
+
+@pytest.mark.parametrize("name,keywords", [("stanford.yaml", {}),
+                                           ("solo12.urdf", {"floating_base": True})])
+def test_world_frame_quantities_agree_with_their_jacobians(name, keywords):
+    robot = denoc.Robot(ROBOTS / name, **keywords)
+    q, qd, _ = random_states(robot, 4)
+    frame = robot.frame_names[-1]
+    for k in range(len(q)):
+        np.testing.assert_allclose(robot.frame_velocity(q[k], qd[k], frame=frame),
+                                   robot.jacobian(q[k], frame=frame) @ qd[k], rtol=0, atol=1e-12)
+        _, com_velocity = robot.com(q[k], qd[k])
+        np.testing.assert_allclose(robot.com_jacobian(q[k]) @ qd[k], com_velocity, rtol=0,
+                                   atol=1e-12)
+        np.testing.assert_allclose(robot.centroidal_matrix(q[k]) @ qd[k],
+                                   robot.centroidal_momentum(q[k], qd[k]), rtol=0, atol=1e-11)
+    assert robot.com(q).shape == (len(q), 3)
+    assert robot.com_jacobian(q).shape == (len(q), 3, robot.nv)
+    assert robot.centroidal_matrix(q).shape == (len(q), 6, robot.nv)
+    np.testing.assert_allclose(robot.centroidal_momentum(q, qd)[:, :3],
+                               robot.moving_mass * robot.com(q, qd)[1], rtol=1e-13, atol=1e-13)

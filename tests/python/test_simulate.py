@@ -1,6 +1,8 @@
 """denoc.simulate: rfdsim's rows to the last bit for free fall and a torque table, a Python
 controller in the loop against the same controller's torques given as a table, and the energy
 balance with it."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -126,3 +128,38 @@ def test_bad_arguments_are_input_errors():
     floating = denoc.Robot(ROBOTS / "space_manipulator.yaml")
     with pytest.raises(denoc.InputError, match="route carries no floating base"):
         denoc.simulate(floating, 1, 0.1, algorithm="gibbs-appell")
+
+
+BOX = Path(__file__).resolve().parents[1] / "fixtures" / "box_corners.urdf"
+CORNERS = ["corner_1", "corner_2", "corner_3", "corner_4"]
+
+
+def test_ground_contact_is_rfdsims_to_the_last_bit_and_balances_the_energy():
+    box = denoc.Robot(BOX, floating_base=True)
+    q0 = [0.1, -0.2, 0.3, 0, 0, 0, 1]  # 0.2 m above the ground, turning as it falls
+    qd0 = [0.5, 0, 0, 1, -2, 0.5]
+    sim = denoc.simulate(box, 0.8, 0.01, q0=q0, qd0=qd0, contacts=CORNERS, ground=(1e4, 20, 0.6))
+    contact_args = [a for c in CORNERS for a in ("--contact", c)]
+    expected = rfdsim_table(BOX, "--floating-base", "--free-fall", "--t-end", "0.8", "--dt",
+                            "0.01", "--q0", ",".join(repr(float(v)) for v in q0), "--qd0",
+                            ",".join(repr(float(v)) for v in qd0), *contact_args,
+                            "--ground", "1e4,20,0.6")
+    table = np.column_stack([sim.t, sim.q, sim.qd, sim.qdd, sim.tau, sim.kinetic, sim.potential,
+                             sim.contact, sim.work, sim.dissipated])
+    np.testing.assert_array_equal(table, expected)
+    total = sim.kinetic + sim.potential + sim.contact - sim.work + sim.dissipated
+    assert np.abs(total - total[0]).max() < 1e-6 * abs(total[0])
+    assert sim.contact.max() > 0.1 and sim.stats["events"] >= 4
+    assert denoc.simulate(box, 0.1, 0.05).contact is None
+
+
+def test_ground_contact_arguments_are_checked():
+    box = denoc.Robot(BOX, floating_base=True)
+    with pytest.raises(denoc.InputError, match="not one string"):
+        denoc.simulate(box, 0.1, 0.05, contacts="corner_1")
+    with pytest.raises(denoc.InputError, match="corner_9"):
+        denoc.simulate(box, 0.1, 0.05, contacts=["corner_9"])
+    with pytest.raises(denoc.InputError, match="three or four numbers"):
+        denoc.simulate(box, 0.1, 0.05, contacts=CORNERS, ground=(1e4, 20))
+    with pytest.raises(denoc.InputError, match="damping c -1"):
+        denoc.simulate(box, 0.1, 0.05, contacts=CORNERS, ground=(1e4, -1, 0.5))

@@ -149,6 +149,8 @@ void summary(std::ostream& out, const RobotFile& robot) {
     out << "tool frame: none; the chain ends in links side by side (" << ends
         << "), so pose, jacobian and " << mention(Parameter::wrench) << " take "
         << mention(Parameter::frame) << " or " << mention(Parameter::tip) << '\n';
+  } else if (urdf && robot.model.dof() == 0) {
+    out << "tool frame: the base frame (one free body, no joint)\n";
   } else if (urdf) {  // the tip link's frame is the tool frame
     const Transform<double>& tool = robot.model.tool();
     out << "tool frame: link '" << robot.tip_link << "', "
@@ -289,9 +291,11 @@ void dh_tables(std::ostream& out, const RobotFile& robot) {
 
 void describe_robot(std::ostream& out, const RobotFile& robot) {
   summary(out, robot);
-  chain_table(out, robot);
-  link_table(out, robot);
-  dh_tables(out, robot);
+  if (robot.model.dof() > 0) {  // one free body has no joint to list
+    chain_table(out, robot);
+    link_table(out, robot);
+    dh_tables(out, robot);
+  }
   fixed_frames(out, robot);
   out << "\nwarnings:" << (robot.warnings.empty() ? " none" : "") << '\n';
   for (const std::string& w : robot.warnings)

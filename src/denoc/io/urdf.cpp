@@ -411,10 +411,14 @@ struct ChainEnd {
 // the moving joints branch: the tree is then read whole. Moving joints in one chain with several
 // leaves at its end (a flange and a camera side by side) end at the last moving joint's link,
 // with no tool frame: a URDF whose moving joints form one chain is never refused for want of one.
+// With no moving joint at all, a floating base is one free body (a box, a satellite), read as a
+// tree of no joints.
 ChainEnd chain_end(const UrdfReader& reader, const urdf::ModelInterface& urdf,
-                   const urdf::Link& base, const std::string& tip_link) {
-  if (!tip_link.empty()) return {&reader.chosen_link(Parameter::tip, tip_link), {}};
+                   const urdf::Link& base, const ChainSelection& selection) {
+  if (!selection.tip_link.empty())
+    return {&reader.chosen_link(Parameter::tip, selection.tip_link), {}};
   const std::vector<std::string> leaves = chain_ends(urdf, base);
+  if (leaves.empty() && selection.floating_base) return {};
   if (leaves.empty()) reader.fail("no moving joint below link '" + base.name + "'");
   if (leaves.size() == 1) return {&reader.link(leaves.front(), "the leaf"), {}};
   if (moving_joints_branch(reader, base)) return {};
@@ -701,7 +705,7 @@ RobotFile parse_urdf(const std::string& text, const std::string& path,
   const urdf::Link& base = selection.base_link.empty()
                                ? *urdf.getRoot()
                                : reader.chosen_link(Parameter::base, selection.base_link);
-  const ChainEnd end = chain_end(reader, urdf, base, selection.tip_link);
+  const ChainEnd end = chain_end(reader, urdf, base, selection);
   const urdf::Link* tip = end.link;
   RobotFile robot;
   robot.path = path;

@@ -49,12 +49,11 @@ void ChainDynamics::evaluate(const State& x, double t) {
   if (model_.has_friction()) {
     // The drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md) opposes the joint forces: phi
     // of Eq. (33) loses it. A locked joint's Coulomb force is the unknown that holds it.
-    const bool stick_slip = friction_settings_.coulomb == CoulombModel::stick_slip;
     const double scale = friction_settings_.velocity_scale;
     for (int i = 0; i < n; ++i) {
       const Joint<double>& j = model_.joint(i);
       double coulomb = 0;
-      if (stick_slip) {
+      if (stick_slip()) {
         const int d = direction_[static_cast<std::size_t>(i)];
         coulomb = locked_[static_cast<std::size_t>(i)] ? 0
                   : d > 0                              ? j.coulomb_pos
@@ -68,7 +67,8 @@ void ChainDynamics::evaluate(const State& x, double t) {
       power_friction_ += friction_[i] * qd[i];
     }
   }
-  if (!wrenches_.empty()) add_wrenches(t, q_all, v_all);
+  const bool external = !wrenches_.empty() || contact_;
+  if (external) add_external_forces(t, q_all, v_all);
   if (any_locked_ && model_.floating()) {
     solve_floating_with_locks(q_all, v_all);
     return;
@@ -78,17 +78,18 @@ void ChainDynamics::evaluate(const State& x, double t) {
     qdd_ = ws_.qdd;
     return;
   }
-  const bool floating_wrench = !wrenches_.empty() && model_.floating();
-  qdd_ =
-      forward_dynamics(route_, dynamics_, q_all, v_all, floating_wrench ? rate_forces_ : tau_net_);
+  const bool floating_external = external && model_.floating();
+  qdd_ = forward_dynamics(route_, dynamics_, q_all, v_all,
+                          floating_external ? rate_forces_ : tau_net_);
 }
 
 // The environment's wrenches: the forces gain J^T w for each (docs/robot-file.md), and its power
 // is w . J v. With a floating base J is the frame's world Jacobian, 6 x (6 + n), so the wrench is
 // in the world frame and moves the base too (docs/floating-base.md): the wrenches' forces on all
-// 6 + n rates, plus the joints' net forces, go into rate_forces_.
-void ChainDynamics::add_wrenches(double t, const Eigen::Map<const VecX<double>>& q_all,
-                                 const Eigen::Map<const VecX<double>>& v_all) {
+// 6 + n rates, plus the joints' net forces, go into rate_forces_. The ground's forces join them,
+// their losses the dissipated power (ground_contact.hpp).
+void ChainDynamics::add_external_forces(double t, const Eigen::Map<const VecX<double>>& q_all,
+                                        const Eigen::Map<const VecX<double>>& v_all) {
   if (model_.floating()) rate_forces_.setZero(model_.nv());  // sized at the first call
   for (const WrenchSource& wrench : wrenches_) {
     wrench.source->at_state(t, q_all, v_all, wrench_samples_);
@@ -102,6 +103,11 @@ void ChainDynamics::add_wrenches(double t, const Eigen::Map<const VecX<double>>&
     } else {
       tau_net_.noalias() += J.transpose() * w;
     }
+  }
+  if (contact_) {
+    contact_->evaluate(q_all, v_all, contact_modes_);
+    (model_.floating() ? rate_forces_ : tau_net_) += contact_->generalized();
+    power_friction_ += contact_->dissipation();
   }
   if (model_.floating()) rate_forces_.tail(model_.dof()) += tau_net_;
 }
@@ -150,7 +156,7 @@ void ChainDynamics::solve_floating_with_locks(const Eigen::Map<const VecX<double
                                               const Eigen::Map<const VecX<double>>& v_all) {
   const int n = model_.dof();
   locked_phi_ = -floating_bias_forces(model_, ws_, q_all, v_all);  // sized at the first call
-  if (!wrenches_.empty()) {
+  if (!wrenches_.empty() || contact_) {
     locked_phi_ += rate_forces_;
   } else {
     locked_phi_.tail(n) += tau_net_;
@@ -175,7 +181,8 @@ std::size_t ChainDynamics::rate_index(int i) const {
 bool ChainDynamics::transition_due(const State& x, double t) {
   const int n = model_.dof();
   evaluate(x, t);
-  for (int i = 0; i < n; ++i) {
+  if (contact_ && contact_modes_ && contact_->transition_due()) return true;
+  for (int i = 0; i < n && stick_slip(); ++i) {
     if (!has_coulomb(i)) continue;
     const Joint<double>& j = model_.joint(i);
     if (locked_[static_cast<std::size_t>(i)]) {
@@ -190,6 +197,11 @@ bool ChainDynamics::transition_due(const State& x, double t) {
 long ChainDynamics::settle_modes(State& x, double t) {
   const int n = model_.dof();
   long changes = 0;
+  if (contact_ && contact_modes_) {  // a contact's force is continuous where it changes mode
+    evaluate(x, t);
+    changes += contact_->set_modes();
+  }
+  if (!stick_slip()) return changes;
   // Slipping joints whose rate has reached zero (or was zero at the start) stop and lock.
   for (int i = 0; i < n; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
@@ -414,21 +426,22 @@ double locate_transition(ChainDynamics& system, DenseStepper& stepper, const Sta
 // of the joint forces; the states at the output times in between come from its dense output
 // (the continuous extension of the last step).
 //
-// With `stick_slip` (CoulombModel::stick_slip), the stick-slip transitions of Coulomb friction
-// are events: between transitions every joint is either locked or slips in a known direction,
-// so the right-hand side is smooth. After each accepted step the end state is tested
+// With `events`, the stick-slip transitions of Coulomb friction (CoulombModel::stick_slip) and
+// the contacts' touch-down and lift-off are events: between transitions every joint is either
+// locked or slips in a known direction and every contact presses or not, so the right-hand side
+// is smooth. After each accepted step the end state is tested
 // (ChainDynamics::transition_due); if a transition lies inside the step, bisection on the step's
 // dense output locates it to 1e-12 s, the rows before it are written, the modes change there
 // (ChainDynamics::settle_modes) and the integration restarts from it.
 void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
                      const IntegratorSettings& settings, const Observer& observe,
-                     IntegrationStats& stats, bool stick_slip) {
+                     IntegrationStats& stats, bool events) {
   auto controlled =
       odeint::make_controlled(settings.atol, settings.rtol, odeint::runge_kutta_dopri5<State>());
   State dxdt(x.size()), x_new(x.size()), dxdt_new(x.size()), x_out(x.size());
   const double t_end = times[times.size() - 1];
   double t = times[0], h = first_trial_step(times, settings);
-  if (stick_slip) {
+  if (events) {
     stats.events = 0;
     system.settle_modes(x, t);
   }
@@ -451,7 +464,7 @@ void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
     system.project(x_new);
     if (last) t_new = stop;
     check_finite(x_new, t_new, system.model());
-    if (stick_slip && system.transition_due(x_new, t_new)) {
+    if (events && system.transition_due(x_new, t_new)) {
       const double hi = locate_transition(system, controlled.stepper(), x, dxdt, t, x_new, dxdt_new,
                                           t_new, x_out);
       State x_event = x_out;
@@ -466,7 +479,7 @@ void integrate_dense(ChainDynamics& system, State& x, const OutputTimes& times,
       stalled = hi - t > 1e-9 ? 0 : stalled + 1;
       if (stalled > 1000) {
         throw RunError("at t = " + shortest(hi) +
-                       ": stick-slip transitions without progress (the joints' modes chatter)");
+                       ": transitions without progress (stick-slip or contact modes chatter)");
       }
       x = x_event;
       t = hi;
@@ -513,7 +526,11 @@ void integrate(ChainDynamics& system, State x, const OutputTimes& times,
 
   check_finite(x, times[0], system.model());
   const bool stick_slip = system.friction_settings().coulomb == CoulombModel::stick_slip;
-  if (stick_slip) {  // on dopri5's dense output (rfdsim checks the method)
+  // Touch-down and lift-off are located on dopri5's dense output; the other methods take the
+  // contacts' forces as they come, kinks and all.
+  const bool contact_events = system.ground_contact() && settings.method == Method::dopri5;
+  system.use_contact_modes(contact_events);
+  if (stick_slip || contact_events) {  // on dopri5's dense output (rfdsim checks the method)
     integrate_dense(system, x, times, settings, observe, stats, true);
     return;
   }
@@ -535,8 +552,8 @@ void integrate(ChainDynamics& system, State x, const OutputTimes& times,
   }
 }
 
-Eigen::Index output_row_size(const Model<double>& model) {
-  return model.nq() + 2 * model.nv() + model.dof() + 4;
+Eigen::Index output_row_size(const Model<double>& model, bool contact) {
+  return model.nq() + 2 * model.nv() + model.dof() + (contact ? 5 : 4);
 }
 
 void output_row(ChainDynamics& system, double t, const State& x, Eigen::Ref<VecX<double>> row) {
@@ -544,14 +561,16 @@ void output_row(ChainDynamics& system, double t, const State& x, Eigen::Ref<VecX
   const int nq = model.nq(), nv = model.nv(), end = nq + 2 * nv + model.dof();
   const Eigen::Map<const VecX<double>> q(x.data(), nq), qd(x.data() + nq, nv);
   system.evaluate(x, t);
-  row << q, qd, system.qdd(), system.tau(), 0, 0, 0, 0;
+  row.head(end) << q, qd, system.qdd(), system.tau();
   Workspace<double>& ws = system.ws();
-  row[end] = model.floating() ? floating_kinetic_energy(model, ws, q, qd)
+  Eigen::Index k = end;
+  row[k++] = model.floating() ? floating_kinetic_energy(model, ws, q, qd)
                               : kinetic_energy(model, ws, q, qd);
-  row[end + 1] =
+  row[k++] =
       model.floating() ? floating_potential_energy(model, ws, q) : potential_energy(model, ws, q);
-  row[end + 2] = x[static_cast<std::size_t>(nq + nv)];      // work
-  row[end + 3] = x[static_cast<std::size_t>(nq + nv + 1)];  // dissipated
+  if (system.ground_contact()) row[k++] = system.ground_contact()->stored_energy();
+  row[k++] = x[static_cast<std::size_t>(nq + nv)];      // work
+  row[k++] = x[static_cast<std::size_t>(nq + nv + 1)];  // dissipated
 }
 
 const std::vector<std::pair<std::string, Method>>& method_names() {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "denoc/dynamics.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/model/spatial.hpp"
+#include "denoc/simulation/ground_contact.hpp"
 
 namespace denoc {
 
@@ -140,26 +142,41 @@ class ChainDynamics {
   void add_wrench(JointForces& source, const BodyFrame<double>& frame, bool in_frame_axes) {
     wrenches_.push_back({&source, frame, in_frame_axes});
   }
+  // Ground contact at the origins of `points` (ground_contact.hpp): their forces act besides tau,
+  // the springs' energy is the `contact` column and their losses are dissipated. The integrator
+  // locates touch-down and lift-off as events on dopri5 (use_contact_modes).
+  void set_ground_contact(const std::vector<BodyFrame<double>>& points,
+                          const GroundSettings& ground) {
+    contact_ = std::make_unique<GroundContact>(model_, points, ground);
+  }
+  const GroundContact* ground_contact() const { return contact_.get(); }
+  // Whether the contacts push as their modes say (events located) or as they press at each
+  // evaluation; the integrator sets it.
+  void use_contact_modes(bool modes) { contact_modes_ = modes; }
   const FrictionSettings& friction_settings() const { return friction_settings_; }
   double power_in() const { return power_in_; }                // at the last evaluate
   double power_dissipated() const { return power_friction_; }  // at the last evaluate
   const VecX<double>& friction() const { return friction_; }   // the friction forces
 
-  // Stick-slip bookkeeping (CoulombModel::stick_slip): which joints are locked, the direction
-  // in which each slipping joint moves, and the force that holds a locked joint.
+  // The modes of the events (CoulombModel::stick_slip, and the contacts' with their modes): which
+  // joints are locked, the direction in which each slipping joint moves, the force that holds a
+  // locked joint, and which contacts press.
   bool has_coulomb(int i) const;
   bool locked(int i) const { return locked_[static_cast<std::size_t>(i)] != 0; }
   const VecX<double>& holding_force() const { return holding_; }
   // Modes consistent with x at t: joints at rest locked unless the holding force exceeds the
-  // static friction. Returns the number of joints whose mode changed; may set qd_i = 0 in x.
+  // static friction, contacts pressing where they press. Returns the number of modes changed;
+  // may set qd_i = 0 in x.
   long settle_modes(State& x, double t);
   // True if x at t lies beyond a transition: a slipping joint's rate has reached zero or
-  // reversed, or a locked joint's holding force has left [Tc-, Tc+].
+  // reversed, a locked joint's holding force has left [Tc-, Tc+], a contact touched down or
+  // lifted off.
   bool transition_due(const State& x, double t);
 
  private:
-  void add_wrenches(double t, const Eigen::Map<const VecX<double>>& q_all,
-                    const Eigen::Map<const VecX<double>>& v_all);
+  void add_external_forces(double t, const Eigen::Map<const VecX<double>>& q_all,
+                           const Eigen::Map<const VecX<double>>& v_all);
+  bool stick_slip() const { return friction_settings_.coulomb == CoulombModel::stick_slip; }
   void solve_with_locks(const Eigen::Map<const VecX<double>>& q,
                         const Eigen::Map<const VecX<double>>& qd);
   void solve_floating_with_locks(const Eigen::Map<const VecX<double>>& q_all,
@@ -182,6 +199,8 @@ class ChainDynamics {
     bool in_frame_axes;
   };
   std::vector<WrenchSource> wrenches_;
+  std::unique_ptr<GroundContact> contact_;
+  bool contact_modes_ = false;
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
   VecX<double> rate_forces_;  // with a floating base and wrenches: the forces of all 6 + n rates
   VecX<double> locked_phi_;   // with a floating base and locked joints: forces less the bias
@@ -194,8 +213,8 @@ class ChainDynamics {
 };
 
 // The entries of an output row after t (docs/csv.md): q, qd, qdd, tau, kinetic, potential, work,
-// dissipated (nq + 2 nv + n + 4).
-Eigen::Index output_row_size(const Model<double>& model);
+// dissipated (nq + 2 nv + n + 4), with ground contact `contact` after potential.
+Eigen::Index output_row_size(const Model<double>& model, bool contact = false);
 
 // That row at the output time t of the state x ([q; qd; work; dissipated]): the system evaluated
 // there (not counted as an integrator's evaluation), the energies from its workspace.
@@ -215,7 +234,7 @@ struct IntegrationStats {
   long steps = 0;            // accepted steps
   long rejected = 0;         // rejected trial steps (adaptive methods)
   long rhs_evaluations = 0;  // evaluations of dx/dt by the integrator
-  long events = -1;          // stick-slip transitions located (-1: not that model)
+  long events = -1;  // stick-slip, touch-down and lift-off transitions located (-1: none sought)
   double wall_seconds = 0;
 };
 
