@@ -138,6 +138,57 @@ TEST(RobotFile, ErrorsNameTheKeyAndLine) {
   }
 }
 
+// `frames` (docs/robot-file.md): a frame on the last link placed as `tool` would place the tool
+// frame is the tool frame, at every q; a frame on the base and one on a link named by its number
+// are found too; bad entries name their key and line.
+TEST(RobotFile, FramesAreFixedToLinksAsTheToolIs) {
+  const std::string placement = "xyz: [0.1, -0.05, 0.2], rpy: [10, -20, 30]";
+  // The last link offset and twisted, so that its DH frame is not its joint frame.
+  const std::string arm =
+      replaced(kTwoLinks, "    d: 0.2\n", "    d: 0.2\n    a: 0.1\n    alpha: 30\n");
+  const std::string with_frames = arm + "frames:\n  - {name: probe, link: 2, " + placement +
+                                  "}\n  - {name: stand, link: base, xyz: [0, 0, -0.3]}\n";
+  const std::string with_tool = arm + "tool: {" + placement + "}\n";
+  const denoc::RobotFile framed = denoc::parse_robot_file(with_frames, "arm.yaml");
+  const denoc::RobotFile tooled = denoc::parse_robot_file(with_tool, "arm.yaml");
+  ASSERT_EQ(framed.fixed_link_frames.size(), 2u);
+  const auto& probe = framed.fixed_link_frames[0];
+  EXPECT_EQ(probe.name, "probe");
+  EXPECT_EQ(probe.body, 1);
+  EXPECT_EQ(framed.fixed_link_frames[1].body, -1);
+  EXPECT_LT((framed.fixed_link_frames[1].placement.p - denoc::Vec3<double>(0, 0, -0.3)).norm(),
+            1e-15);
+  denoc::KinematicsWorkspace<double> ws(2);
+  for (const Eigen::Vector2d& q :
+       {Eigen::Vector2d(0, 0), Eigen::Vector2d(0.7, 0.3), Eigen::Vector2d(-2, -0.1)}) {
+    const denoc::VecX<double> joints = q;
+    const denoc::Transform<double> expected = denoc::tool_pose(tooled.model, ws, joints);
+    const denoc::Transform<double> got = denoc::frame_pose(
+        framed.model, ws, denoc::BodyFrame<double>{probe.body, probe.placement}, joints);
+    EXPECT_LT((got.p - expected.p).norm(), 1e-15);
+    EXPECT_LT((got.R - expected.R).cwiseAbs().maxCoeff(), 1e-15);
+  }
+  const std::string frames = "frames:\n  - {name: probe, link: 2}\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string(kTwoLinks) + replaced(frames, "link: 2", "link: 3"),
+       "arm.yaml: frames[0].link: no link is named '3' (base, a link's name or its number 1..2)"},
+      {std::string(kTwoLinks) + replaced(frames, "name: probe", "name: base"),
+       "arm.yaml: frames[0].name: 'base' is empty or taken"},
+      {std::string(kTwoLinks) + frames + "  - {name: probe, link: 1}\n",
+       "arm.yaml: frames[1].name: 'probe' is empty or taken (by base, a link or another frame) "
+       "(line 28)"},
+      {std::string(kTwoLinks) + replaced(frames, "link: 2", "link: 2, xzy: [0, 0, 1]"),
+       "arm.yaml: frames[0].xzy: unknown key"},
+      {std::string(kTwoLinks) + replaced(frames, ", link: 2", ""),
+       "arm.yaml: frames[0].link: missing"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string message = error_of(text);
+    EXPECT_NE(message.find(expected), std::string::npos)
+        << "expected: " << expected << "\n     got: " << message;
+  }
+}
+
 TEST(RobotFile, MissingFileIsInputError) {
   EXPECT_THROW(denoc::load_robot_file("/nonexistent/robot.yaml"), denoc::InputError);
 }

@@ -167,12 +167,12 @@ std::string chain_name(const RobotFile& robot, std::size_t i) {
   return name.empty() ? "-" : name;
 }
 
-// The links merged into a body through fixed joints (URDF), each a frame of that body
-// (io/frames.hpp), by the body's link.
+// The links merged into a body through fixed joints (URDF) or the `frames` (YAML), each a frame
+// of that body (io/frames.hpp), by the body's link.
 void fixed_frames(std::ostream& out, const RobotFile& robot) {
   if (robot.fixed_link_frames.empty()) return;
-  out << "\nframes on fixed joints (" << mention(Parameter::frame)
-      << " takes them too), on the body of:\n";
+  out << "\nframes " << (robot.format == "urdf" ? "on fixed joints" : "fixed to links") << " ("
+      << mention(Parameter::frame) << " takes them too), on the body of:\n";
   std::vector<std::string> by_body(robot.model.links().size() + 1);
   for (const RobotFile::LinkFrame& f : robot.fixed_link_frames) {
     std::string& list = by_body[static_cast<std::size_t>(f.body + 1)];

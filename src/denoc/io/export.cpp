@@ -266,6 +266,7 @@ DhFit fit_tree(const Model<double>& model) {
     row.com = link.com;
     row.inertia = link.inertia;
     fit.rows.push_back(row);
+    fit.link_frames.emplace_back();  // each link frame is J_i
   }
   return fit;  // last_frame: F_n is J_n
 }
@@ -287,9 +288,11 @@ DhFit fit_dh(const Model<double>& model, DhConvention convention) {
   fit.convention = convention;
   const std::vector<Pose> F = convention == DhConvention::standard ? standard_frames(axes, fit)
                                                                    : modified_frames(axes, fit);
-  for (std::size_t i = 0; i < links.size(); ++i)
+  for (std::size_t i = 0; i < links.size(); ++i) {
     fit.rows.push_back(dh_row(convention, links[i], axes.W[i], F[i], F[i + 1], axes.tol, i));
-  fit.last_frame = axes.W.back().inverse() * F.back();
+    fit.link_frames.push_back(axes.W[i].inverse() * F[i + 1]);  // Post of dh_row
+  }
+  fit.last_frame = fit.link_frames.back();
   check_gives_back_axes(fit, axes);
   return fit;
 }
@@ -483,23 +486,63 @@ void emit_rigid_body(YAML::Emitter& out, const char* key, const RigidBody<double
   out << YAML::EndMap;
 }
 
-// The tool frame, relative to the fitted table's last link frame (the model keeps it relative
-// to J_n, whose x axis the table need not keep), and the payload on it. A URDF's tool frame is
-// its tip link's frame; without this block the last link frame would take its place.
-void emit_tool_and_payload(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit) {
-  const bool has_payload = robot.model.payload().mass > 0;
-  const Transform<double> in_link_frame = fit.last_frame.inverse() * robot.model.tool();
-  Vec3<double> xyz = in_link_frame.p, rpy = kDegrees * rpy_of(in_link_frame.R);
+// xyz and rpy (deg) of a placement, tidied as the tool's.
+std::pair<Vec3<double>, Vec3<double>> tidy_placement(const Transform<double>& T) {
+  Vec3<double> xyz = T.p, rpy = kDegrees * rpy_of(T.R);
   const double length = std::max(1.0, xyz.cwiseAbs().maxCoeff());
   for (int k = 0; k < 3; ++k) {
     xyz[k] = tidy(xyz[k], length);
     rpy[k] = tidy(rpy[k], 1);
   }
+  return {xyz, rpy};
+}
+
+// The tool frame, relative to the fitted table's last link frame (the model keeps it relative
+// to J_n, whose x axis the table need not keep), and the payload on it. A URDF's tool frame is
+// its tip link's frame; without this block the last link frame would take its place.
+void emit_tool_and_payload(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit) {
+  const bool has_payload = robot.model.payload().mass > 0;
+  const auto [xyz, rpy] = tidy_placement(fit.last_frame.inverse() * robot.model.tool());
   if (has_payload || !xyz.isZero(0) || !rpy.isZero(0)) {
     out << YAML::Key << "tool" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "xyz"
         << YAML::Value << xyz << YAML::Key << "rpy" << YAML::Value << rpy << YAML::EndMap;
   }
   if (has_payload) emit_rigid_body(out, "payload", robot.model.payload());
+}
+
+// The frames fixed to links (a URDF's fixed links, a YAML's `frames`), each from its link's frame
+// in the table written (fit.link_frames), its link by name, else by number from 1. A frame named
+// `base`, which a robot YAML keeps for the base frame, cannot be written (the UR arms' turned
+// base link): left out, and `notes` says so.
+void emit_frames(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit,
+                 const std::vector<std::string>& names, std::vector<std::string>& notes) {
+  bool any = false;
+  for (const RobotFile::LinkFrame& f : robot.fixed_link_frames) {
+    if (f.name == "base") {
+      notes.push_back(
+          "a robot YAML names its base frame `base`: the frame `base` fixed to a link "
+          "is not written");
+      continue;
+    }
+    if (!any) out << YAML::Key << "frames" << YAML::Value << YAML::BeginSeq;
+    any = true;
+    const auto body = static_cast<std::size_t>(f.body);
+    const Transform<double> in_link =
+        f.body < 0 ? f.placement : fit.link_frames[body].inverse() * f.placement;
+    const auto [xyz, rpy] = tidy_placement(in_link);
+    out << YAML::Flow << YAML::BeginMap;
+    emit_text(out, "name", f.name, "frames.name");
+    if (f.body < 0) {
+      out << YAML::Key << "link" << YAML::Value << "base";
+    } else if (!names[body].empty()) {
+      emit_text(out, "link", names[body], "frames.link");
+    } else {
+      out << YAML::Key << "link" << YAML::Value << f.body + 1;
+    }
+    out << YAML::Key << "xyz" << YAML::Value << xyz << YAML::Key << "rpy" << YAML::Value << rpy
+        << YAML::EndMap;
+  }
+  if (any) out << YAML::EndSeq;
 }
 
 // Joint values in angle_unit deg; a floating base's, before them, in SI units.
@@ -565,7 +608,11 @@ void emit_header(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit,
 
 }  // namespace
 
-void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention) {
+void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention,
+                      std::vector<std::string>* notes) {
+  if (robot.model.dof() == 0)
+    throw InputError(mention(Parameter::export_file) + ": a robot YAML needs a link, and " +
+                     robot.path + " has no joint (one free body): export it as URDF");
   const DhFit fit = fit_dh(robot.model, convention);
   YAML::Emitter yaml;
   emit_header(yaml, robot, fit, convention == DhConvention::standard ? "standard" : "modified");
@@ -575,6 +622,9 @@ void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention co
     emit_link(yaml, robot, fit.rows[i], i, names);
   yaml << YAML::EndSeq;
   emit_tool_and_payload(yaml, robot, fit);
+  std::vector<std::string> frame_notes;
+  emit_frames(yaml, robot, fit, names, frame_notes);
+  if (notes) notes->insert(notes->end(), frame_notes.begin(), frame_notes.end());
   if (robot.model.floating()) emit_rigid_body(yaml, "base_body", robot.model.base_body());
   emit_initial_and_trajectory(yaml, robot);
   yaml << YAML::EndMap;
@@ -742,6 +792,13 @@ void add_tool(TiXmlElement& robot, const RobotFile& robot_file, const UrdfNames&
 
 std::vector<std::string> urdf_notes(const RobotFile& robot, bool lost_drive) {
   std::vector<std::string> notes;
+  if (robot.fixed_link_frames.size() > (robot.format == "urdf" ? 1u : 0u)) {
+    // Each would be a leaf on a fixed joint, and leaves side by side at the chain's end make the
+    // reader give up the tool frame (docs/urdf.md); the base link is the root written already.
+    notes.push_back(
+        "the frames fixed to links are not written to a URDF (export to YAML keeps "
+        "them as `frames`)");
+  }
   if (lost_drive) {
     notes.push_back(
         "URDF's <dynamics> holds viscous and symmetric Coulomb friction only: the "
@@ -794,7 +851,7 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
         add_body(root, robot.model.links()[i], names.joints[i],
                  parent < 0 ? names.base : names.links[std::size_t(parent)], names.links[i]);
   }
-  add_tool(root, robot, names, names.links.back());
+  if (!names.links.empty()) add_tool(root, robot, names, names.links.back());
   TiXmlPrinter printer;
   printer.SetIndent("  ");
   doc.Accept(&printer);
@@ -815,7 +872,7 @@ std::vector<std::string> export_robot(const RobotFile& robot, const std::string&
     const DhConvention fallback = !robot.model.is_chain()  ? DhConvention::modified
                                   : robot.format == "urdf" ? DhConvention::standard
                                                            : robot.convention;
-    write_robot_yaml(text, robot, convention.value_or(fallback));
+    write_robot_yaml(text, robot, convention.value_or(fallback), &notes);
   } else if (ends_with(".urdf")) {
     if (convention)
       throw InputError(mention(Parameter::dh) + ": applies to a YAML export, not to " + path);

@@ -25,6 +25,9 @@ struct DhFit {
   // The table's last link frame (DH frame n) in the model's last joint frame J_n: the model's
   // tool frame, relative to J_n, is last_frame * (tool in the table's last link frame).
   Transform<double> last_frame;
+  // Each link's frame in the table (the DH frame its com and inertia are in) in its joint frame
+  // J_i: where `frames` are placed from (robot-file.md).
+  std::vector<Transform<double>> link_frames;
 };
 
 DhFit fit_dh(const Model<double>& model, DhConvention convention);
@@ -32,7 +35,10 @@ DhFit fit_dh(const Model<double>& model, DhConvention convention);
 // Writes `robot` as a robot YAML (angles in degrees) in `convention`, with the tool frame and
 // payload; text values are written by yaml-cpp's emitter, so any text reads back unchanged (a
 // text that would not, as bytes that are not UTF-8, is an InputError naming it).
-void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention);
+// The frames fixed to links are written as `frames`; what cannot be written is added to `notes`
+// when given. InputError for a robot of no joint (a robot YAML has links).
+void write_robot_yaml(std::ostream& out, const RobotFile& robot, DhConvention convention,
+                      std::vector<std::string>* notes = nullptr);
 
 // Writes `robot` as a URDF: one link per body with its joint frame J_i as the link frame (joint
 // axis z), and the tool frame as a link on a fixed joint (with the payload's inertial), so it

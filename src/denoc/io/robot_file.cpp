@@ -480,6 +480,68 @@ void read_drives(const Reader& reader, const YamlNode& links, RobotFile& robot,
 
 }  // namespace
 
+namespace {
+
+// The link a frame is fixed to: `base`, a link's name, or its number from 1 (links need no name).
+int frame_link(const Reader& reader, const YamlNode& node, const std::string& key,
+               const std::vector<std::string>& names) {
+  const std::string text = reader.text(node, key);
+  if (text == "base") return -1;
+  const auto count = std::count(names.begin(), names.end(), text);
+  if (count == 1)
+    return static_cast<int>(std::find(names.begin(), names.end(), text) - names.begin());
+  if (count > 1)
+    reader.fail(
+        key, node,
+        "'" + text + "' names " + std::to_string(count) + " links; give the link's number from 1");
+  double number = 0;
+  if (yaml_double(text, number) && number == std::floor(number) && number >= 1 &&
+      number <= static_cast<double>(names.size()))
+    return static_cast<int>(number) - 1;
+  reader.fail(key, node,
+              "no link is named '" + text + "' (base, a link's name or its number 1.." +
+                  std::to_string(names.size()) + ")");
+}
+
+// `frames` (docs/robot-file.md): named frames fixed to a link or to the base (a foot, a sensor),
+// xyz (m) and rpy (angle_unit) relative to that link's DH frame, as `tool` is to the last link's;
+// each a frame of that link's body for --frame (io/frames.hpp), as a URDF's fixed links are.
+void read_frames(const Reader& reader, const YamlNode& node, RobotFile& robot) {
+  if (!node.is_sequence()) reader.fail("frames", node, "expected a list of {name, link, xyz, rpy}");
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const YamlNode f = node[k];
+    const std::string key = "frames[" + std::to_string(k) + "]";
+    if (!f.is_map()) reader.fail(key, f, "expected a map with name, link, xyz and rpy");
+    reader.check_keys(f, key, {"name", "link", "xyz", "rpy"});
+    if (!f["name"]) reader.fail_missing(key + ".name", f, "the frame's name");
+    if (!f["link"])
+      reader.fail_missing(key + ".link", f, "the link it is fixed to (base, a name or a number)");
+    const std::string name = reader.text(f["name"], key + ".name");
+    const auto& frames = robot.fixed_link_frames;
+    const bool taken =
+        name.empty() || name == "base" ||
+        std::count(robot.link_names.begin(), robot.link_names.end(), name) > 0 ||
+        std::any_of(frames.begin(), frames.end(), [&](const auto& g) { return g.name == name; });
+    if (taken) {
+      reader.fail(key + ".name", f["name"],
+                  "'" + name + "' is empty or taken (by base, a link or another frame)");
+    }
+    const int link = frame_link(reader, f["link"], key + ".link", robot.link_names);
+    Transform<double> placement;
+    if (f["xyz"]) placement.p = reader.vector(f["xyz"], key + ".xyz", 3);
+    if (f["rpy"]) {
+      placement.R =
+          rotation_from_rpy<double>(robot.angle_scale * reader.vector(f["rpy"], key + ".rpy", 3));
+    }
+    const Transform<double> link_frame =
+        link < 0 ? Transform<double>()
+                 : split_dh(robot.convention, robot.dh[static_cast<std::size_t>(link)]).post;
+    robot.fixed_link_frames.push_back({name, link, link_frame * placement});
+  }
+}
+
+}  // namespace
+
 RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
                            const std::vector<Override>& overrides) {
   const Reader reader(path);
@@ -488,9 +550,10 @@ RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
   }
   apply_overrides(document, overrides, path);  // --set: checked below exactly as the file is
   const YamlNode root = document.root();
-  reader.check_keys(root, "",
-                    {"name", "source", "dh", "angle_unit", "gravity", "links", "initial",
-                     "trajectory", "tool", "payload", "base", "base_body", "inertia_checks"});
+  reader.check_keys(
+      root, "",
+      {"name", "source", "dh", "angle_unit", "gravity", "links", "initial", "trajectory", "tool",
+       "payload", "base", "base_body", "inertia_checks", "frames"});
   RobotFile robot;
   robot.path = path;
   const Vec3<double> gravity = read_header(reader, root, robot);
@@ -515,6 +578,7 @@ RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
   } else {
     robot.model = Model<double>(specs, gravity, last_link_frame * robot.tool, robot.payload);
   }
+  if (root["frames"]) read_frames(reader, root["frames"], robot);
   if (root["initial"]) read_initial(reader, root["initial"], robot);
   if (root["trajectory"] && robot.floating_base)
     reader.fail("trajectory", root["trajectory"],

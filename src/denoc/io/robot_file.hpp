@@ -44,8 +44,9 @@ struct RobotFile {
   // last body through fixed joints side by side (the UR5's ee_link and tool0): none of them is
   // the tool frame, so pose, jacobian and a wrench need a frame named (has_tool_frame).
   std::vector<std::string> chain_ends;
-  // URDF: each link merged into a body through fixed joints, and the base link, as a frame of
-  // that body (`body` -1: the base) placed in its joint frame J_body (--frame NAME, frames.hpp).
+  // URDF: each link merged into a body through fixed joints, and the base link; YAML: the
+  // `frames` list. Each a frame of that body (`body` -1: the base) placed in its joint frame
+  // J_body (--frame NAME, frames.hpp).
   struct LinkFrame {
     std::string name;
     int body = -1;
