@@ -3,6 +3,7 @@
 // no DH table starts from the base frame get a `base` placement.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -307,6 +308,75 @@ TEST(Export, YamlKeepsTheFramesFixedToLinks) {
   EXPECT_EQ(compared, 17u);  // UR5: 4 written x 2 conventions; Solo 12: 5; Stanford: 2 x 2
   std::cout << compared << " frames through export to YAML and back: largest difference " << worst
             << '\n';
+}
+
+// The same frames written to a URDF (each a link on a fixed joint from its body's link) and read
+// back are where they were at every q, within 1e-12: the UR5's four (its ends side by side, no
+// tool frame), Solo 12's feet, and the Stanford arm's frames on link 5 and on the base. A frame on
+// the Stanford arm's last link is not written (it would take the tool frame's place): a note
+// names it, and the tool frame reads back unchanged. The base link itself is the root written.
+TEST(Export, UrdfKeepsTheFramesFixedToLinks) {
+  std::ifstream stanford_file(std::string(DENOC_ROBOTS_DIR) + "/stanford.yaml");
+  std::stringstream stanford;
+  stanford << stanford_file.rdbuf();
+  stanford << "frames:\n  - {name: wrist_camera, link: 5, xyz: [0.03, 0, 0.05], rpy: [0, 90, 0]}\n"
+              "  - {name: pedestal, link: base, xyz: [0, 0, -0.4]}\n"
+              "  - {name: fingertip, link: 6, xyz: [0, 0, 0.2]}\n";
+  std::vector<denoc::RobotFile> robots;
+  robots.push_back(denoc::load_robot_file(std::string(DENOC_TEST_FIXTURES) + "/ur5_robot.urdf"));
+  robots.push_back(denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/solo12.urdf"));
+  robots.push_back(denoc::parse_robot_file(stanford.str(), "stanford_frames.yaml"));
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-2, 2);
+  auto random_q = [&](int n) {
+    denoc::VecX<double> q(n);
+    for (Eigen::Index i = 0; i < q.size(); ++i)
+      q[i] = u(rng);
+    return q;
+  };
+  auto difference = [](const denoc::Transform<double>& a, const denoc::Transform<double>& b) {
+    return std::max((a.p - b.p).cwiseAbs().maxCoeff(), (a.R - b.R).cwiseAbs().maxCoeff());
+  };
+  double worst = 0;
+  std::vector<std::string> compared;
+  for (const denoc::RobotFile& robot : robots) {
+    SCOPED_TRACE(robot.path);
+    std::ostringstream urdf;
+    std::vector<std::string> notes;
+    denoc::write_urdf(urdf, robot, notes);
+    const denoc::RobotFile back = denoc::parse_urdf(urdf.str(), "exported.urdf");
+    denoc::Workspace<double> wa(robot.model), wb(back.model);
+    for (const denoc::RobotFile::LinkFrame& f : robot.fixed_link_frames) {
+      if (f.name == "base_link") continue;  // the root
+      if (f.name == "fingertip") {
+        EXPECT_THROW(denoc::find_frame(back, f.name), denoc::InputError);
+        EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+          return note.find("last link") != std::string::npos &&
+                 note.find("fingertip") != std::string::npos;
+        }));
+        continue;
+      }
+      const denoc::BodyFrame<double> written = denoc::find_frame(back, f.name);
+      for (int trial = 0; trial < 5; ++trial) {
+        const denoc::VecX<double> q = random_q(robot.model.dof());
+        worst =
+            std::max(worst, difference(denoc::frame_pose(robot.model, wa, {f.body, f.placement}, q),
+                                       denoc::frame_pose(back.model, wb, written, q)));
+      }
+      compared.push_back(f.name);
+    }
+    ASSERT_EQ(back.has_tool_frame(), robot.has_tool_frame());
+    if (robot.has_tool_frame()) {
+      const denoc::VecX<double> q = random_q(robot.model.dof());
+      worst = std::max(worst,
+                       difference(denoc::frame_pose(robot.model, wa, robot.model.tool_frame(), q),
+                                  denoc::frame_pose(back.model, wb, back.model.tool_frame(), q)));
+    }
+  }
+  EXPECT_LT(worst, 1e-12);
+  EXPECT_EQ(compared.size(), 10u);  // UR5: 4; Solo 12: 4 feet; Stanford: 2
+  std::cout << compared.size() << " frames through export to URDF and back: largest difference "
+            << worst << '\n';
 }
 
 // Text values go through yaml-cpp's emitter: any text, control bytes and line breaks included,

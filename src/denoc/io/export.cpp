@@ -774,31 +774,77 @@ bool add_body(TiXmlElement& robot, const LinkSpec<double>& l, const std::string&
 }
 
 // The tool frame as a link on a fixed joint (read back, this leaf is the tip and its frame the
-// tool frame), holding the payload, which the reader merges into the last body.
-void add_tool(TiXmlElement& robot, const RobotFile& robot_file, const UrdfNames& names,
+// tool frame), holding the payload, which the reader merges into the last body. Returns whether
+// it wrote one.
+bool add_tool(TiXmlElement& robot, const RobotFile& robot_file, const UrdfNames& names,
               const std::string& parent) {
   const Transform<double>& tool = robot_file.model.tool();
   const Payload<double>& p = robot_file.model.payload();
-  if (!(p.mass > 0) && tool.R.isIdentity(0) && tool.p.isZero(0)) return;
+  if (!(p.mass > 0) && tool.R.isIdentity(0) && tool.p.isZero(0)) return false;
   // A URDF chain that ends in several links has no tool frame to write (a URDF has no payload).
-  if (!robot_file.chain_ends.empty()) return;
+  if (!robot_file.chain_ends.empty()) return false;
   add_joint(robot, names.tool_joint, "fixed", parent, names.tool, tool);
   TiXmlElement& link = add_link(robot, names.tool);
   if (p.mass > 0) {
     link.LinkEndChild(new TiXmlComment(" the payload "));
     add_inertial(link, p.mass, p.com, p.inertia);
   }
+  return true;
+}
+
+// The frames fixed to links (a URDF's fixed links, a YAML's `frames`), each a link without
+// inertia on a fixed joint from its body's link, placed in J_body as the model holds it; read
+// back, each is a link merged into that body, the same frame. Not written, with a note: on a
+// chain with a tool frame, those fixed to the last body (a leaf there would stand beside the
+// tool's, or be taken for the tip, and the reader would lose the tool frame: docs/urdf.md); and
+// a frame whose name a link written already has (the base link itself, the tool link, silently).
+void add_frames(TiXmlElement& root, const RobotFile& robot, const UrdfNames& names,
+                bool tool_written, std::vector<std::string>& notes) {
+  std::vector<std::string> taken = names.links, joints = names.joints, beside_tool, clashing;
+  taken.push_back(names.base);
+  if (tool_written) {
+    taken.push_back(names.tool);
+    joints.push_back(names.tool_joint);
+  }
+  const int last = robot.model.dof() - 1;
+  for (const RobotFile::LinkFrame& f : robot.fixed_link_frames) {
+    const bool base_link = f.body < 0 && f.name == names.base;
+    const bool tool_link = tool_written && f.name == names.tool && f.body == last;
+    if (base_link || tool_link) continue;
+    if (robot.has_tool_frame() && f.body == last) {
+      beside_tool.push_back(f.name);
+      continue;
+    }
+    if (std::count(taken.begin(), taken.end(), f.name)) {
+      clashing.push_back(f.name);
+      continue;
+    }
+    check_xml_text(f.name, "frame name");
+    const std::string joint = unused(f.name + "_joint", joints);
+    const std::string& parent = f.body < 0 ? names.base : names.links[std::size_t(f.body)];
+    add_joint(root, joint, "fixed", parent, f.name, f.placement);
+    add_link(root, f.name);
+    taken.push_back(f.name);
+    joints.push_back(joint);
+  }
+  auto listed = [](const std::vector<std::string>& frames) {
+    std::string out;
+    for (const std::string& name : frames)
+      out += (out.empty() ? "" : ", ") + name;
+    return out;
+  };
+  if (!beside_tool.empty())
+    notes.push_back(
+        "the frames fixed to the last link are not written to a URDF (a leaf there "
+        "would take the tool frame's place; export to YAML keeps them): " +
+        listed(beside_tool));
+  if (!clashing.empty())
+    notes.push_back("frames not written to the URDF, their names being links' already: " +
+                    listed(clashing));
 }
 
 std::vector<std::string> urdf_notes(const RobotFile& robot, bool lost_drive) {
   std::vector<std::string> notes;
-  if (robot.fixed_link_frames.size() > (robot.format == "urdf" ? 1u : 0u)) {
-    // Each would be a leaf on a fixed joint, and leaves side by side at the chain's end make the
-    // reader give up the tool frame (docs/urdf.md); the base link is the root written already.
-    notes.push_back(
-        "the frames fixed to links are not written to a URDF (export to YAML keeps "
-        "them as `frames`)");
-  }
   if (lost_drive) {
     notes.push_back(
         "URDF's <dynamics> holds viscous and symmetric Coulomb friction only: the "
@@ -851,7 +897,9 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
         add_body(root, robot.model.links()[i], names.joints[i],
                  parent < 0 ? names.base : names.links[std::size_t(parent)], names.links[i]);
   }
-  if (!names.links.empty()) add_tool(root, robot, names, names.links.back());
+  const bool tool_written =
+      !names.links.empty() && add_tool(root, robot, names, names.links.back());
+  add_frames(root, robot, names, tool_written, notes);
   TiXmlPrinter printer;
   printer.SetIndent("  ");
   doc.Accept(&printer);
