@@ -488,6 +488,12 @@ RACE = [
     ("inv", "inverse inertia matrix", 1.2),
     ("coriolis", "Coriolis matrix C (Saha's; Pinocchio's is the Christoffel form)", None),
     ("chol", "sparse Cholesky of the inertia matrix (against cholesky::decompose)", None),
+    ("com", "centre of mass (against centerOfMass)", None),
+    ("com_jacobian", "centre-of-mass Jacobian (against jacobianCenterOfMass)", None),
+    ("centroidal_matrix", "centroidal momentum matrix (against ccrba)", None),
+    ("centroidal_momentum", "centroidal momentum (against computeCentroidalMomentum)", None),
+    ("frame_velocity", "a foot's velocity (against getFrameVelocity)", None),
+    ("frame_acceleration", "a foot's acceleration (against getFrameClassicalAcceleration)", None),
 ]
 # On the trees, against Pinocchio: rnea, aba, crba and the sparse factorisation at 1.2x; the
 # others timed for the record. On the floating-base trees, against its free-flyer: rnea, aba and

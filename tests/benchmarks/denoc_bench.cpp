@@ -17,6 +17,8 @@
 //   pair/inv/<model>                          the O(n^2) inverse GIM (U D U^T) and the O(n^3) one
 //                                             (Cholesky) timed in turns (register_inverse_pair)
 //   race/<id|gim|fd|fd_chol|inv|coriolis|chol>/<model>
+//   race/<com|com_jacobian|centroidal_matrix|centroidal_momentum|frame_velocity|
+//        frame_acceleration>/<tree model>   the legged robot's quantities against Pinocchio's
 //                                             the suite (double) and every peer built in
 //                                             (RBDL, Pinocchio LOCAL and WORLD conventions) timed
 //                                             in turns (see register_race); only when a peer is
@@ -36,6 +38,8 @@
 //   floating-base trees also block by block: check_floating), and the check before timing fails
 //   (exit 1) when they disagree. Saha's C is not Pinocchio's (the
 //   Christoffel-symbol form): check_coriolis compares what must agree (docs/coriolis.md).
+//   check_legged compares the centre of mass, its Jacobian, the centroidal momentum and its
+//   matrix, and every link's velocity and acceleration on the trees (docs/legged.md).
 //
 // Every iteration takes the next entry of a pool of random states generated before timing, and
 // its result goes through benchmark::DoNotOptimize, so nothing is constant-folded.
@@ -68,12 +72,16 @@
 #endif
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../support/coriolis_forms.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/io/frames.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/motion/centre_of_mass.hpp"
 #include "peers.hpp"
 
 namespace {
@@ -82,6 +90,7 @@ using denoc::DhLink;
 using denoc::JointType;
 using denoc::MatX;
 using denoc::Vec3;
+using denoc::Vec6;
 using denoc::VecX;
 
 // ----------------------------------------------------------------------------------------------
@@ -93,6 +102,10 @@ struct ModelSpec {
   std::string urdf;                  // the trees: the URDF file the suite and the peer read
   Vec3<double> gravity;
   denoc::Model<double> model;
+  // The trees: every link of the URDF as a frame (io/frames.hpp), by name, and the frame raced
+  // (a foot, an ankle).
+  std::vector<std::pair<std::string, denoc::BodyFrame<double>>> frames;
+  std::string race_frame;
   bool tree() const { return !urdf.empty(); }
   // A tree on a floating base (docs/floating-base.md): q has 7 + n entries, the rates 6 + n.
   bool floating() const { return model.floating(); }
@@ -142,7 +155,8 @@ ModelSpec stanford_model() {
 // a floating one, <name>_floating (the base link and the links fixed to it the base body, as
 // Pinocchio's free-flyer root joint carries them). Timed against Pinocchio reading the same file
 // (peers.hpp); KDL and RBDL take no part.
-ModelSpec tree_model(const std::string& name, const std::string& file, bool floating = false) {
+ModelSpec tree_model(const std::string& name, const std::string& file,
+                     const std::string& race_frame, bool floating = false) {
   ModelSpec spec;
   spec.name = floating ? name + "_floating" : name;
   spec.urdf = std::string(DENOC_ROBOTS_DIR) + "/" + file;
@@ -151,6 +165,12 @@ ModelSpec tree_model(const std::string& name, const std::string& file, bool floa
   const denoc::RobotFile robot = denoc::load_robot_file(spec.urdf, {}, selection);
   spec.gravity = robot.model.gravity();
   spec.model = robot.model;
+  std::vector<std::string> links = robot.link_names;
+  for (const auto& fixed : robot.fixed_link_frames)
+    links.push_back(fixed.name);
+  for (const std::string& link : links)
+    spec.frames.emplace_back(link, denoc::find_frame(robot, link));
+  spec.race_frame = race_frame;
   return spec;
 }
 
@@ -259,9 +279,10 @@ struct SuiteContext {
   denoc::Workspace<S> ws;
   denoc::GibbsAppellWorkspace<S> ga;
   denoc::FixmanWorkspace<S> fx;
+  denoc::CentroidalWorkspace<S> centroidal;
   Pool<S> pool;
   SuiteContext(const denoc::Model<S>& m, Pool<S> p)
-      : model(m), ws(model), ga(model), fx(model), pool(std::move(p)) {}
+      : model(m), ws(model), ga(model), fx(model), centroidal(model), pool(std::move(p)) {}
 };
 
 // The suite's route for a model, fixed base or floating (floating/, chosen by the model): what
@@ -305,6 +326,24 @@ const MatX<double>& suite_factor(const SuiteModel& m, SuiteWorkspace& ws) {
   }
   denoc::factor_tree_inertia(m, ws);
   return ws.gim_factor;
+}
+// A frame's velocity [v; w] and classical acceleration [a; dw] at its origin, in the world frame
+// (motion/body_motion.hpp): the bodies' motion outwards, then the frame's.
+Vec6<double> suite_frame_velocity(const SuiteModel& m, denoc::CentroidalWorkspace<double>& ws,
+                                  const VecX<double>& q, const VecX<double>& qd,
+                                  const denoc::BodyFrame<double>& frame) {
+  denoc::body_poses(m, ws.motion, q);
+  denoc::body_velocities(m, ws.motion, qd);
+  return denoc::frame_velocity(ws.motion, frame);
+}
+Vec6<double> suite_frame_acceleration(const SuiteModel& m, denoc::CentroidalWorkspace<double>& ws,
+                                      const VecX<double>& q, const VecX<double>& qd,
+                                      const VecX<double>& qdd,
+                                      const denoc::BodyFrame<double>& frame) {
+  denoc::body_poses(m, ws.motion, q);
+  denoc::body_velocities(m, ws.motion, qd);
+  denoc::body_accelerations(m, ws.motion, qd, qdd);
+  return denoc::frame_acceleration(ws.motion, frame);
 }
 
 #ifndef DENOC_BENCH_NO_KDL
@@ -709,6 +748,84 @@ bool check_floating(const std::vector<ModelSpec>& specs, const std::vector<PeerS
   return all_ok;
 }
 
+// The legged robot's quantities on the trees (fixed and floating base) against the peer's
+// (Pinocchio's centerOfMass, jacobianCenterOfMass, ccrba, computeCentroidalMomentum, and
+// getFrameVelocity / getFrameClassicalAcceleration in LOCAL_WORLD_ALIGNED after forwardKinematics)
+// on 3 random states: G, J_G, A_G, h_G, and the velocity and acceleration of every link of the
+// URDF as a frame (the links merged through fixed joints too, the feet), all in the world frame.
+// Each relative to its largest reference entry over the states (the frames' over every frame:
+// the base link's velocity is zero on a fixed base); fails beyond kTolerance.
+bool check_legged(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>& sets,
+                  bool verbose) {
+  bool all_ok = true, header = false;
+  for (std::size_t m = 0; m < specs.size(); ++m) {
+    const ModelSpec& spec = specs[m];
+    if (!spec.tree()) continue;
+    const SuiteModel& model = spec.model;
+    const Eigen::Index nv = model.nv();
+    const Eigen::Index frames = static_cast<Eigen::Index>(spec.frames.size());
+    for (const auto& peer : sets[m].peers) {
+      if (!peer->has_centroidal()) continue;
+      if (verbose && !header) {
+        std::printf(
+            "\nThe legged robot's quantities on the trees against %s, world frame, 3 random "
+            "states per model. Relative: max|suite - peer| / max|peer| over the states (the "
+            "frames: "
+            "over every link of the URDF as a frame). Must be <= %.0e.\n\n"
+            "| model | peer | frames | G: centre_of_mass vs centerOfMass | J_G vs "
+            "jacobianCenterOfMass | A_G vs ccrba | h_G vs computeCentroidalMomentum | frame "
+            "velocities vs getFrameVelocity | frame accelerations vs "
+            "getFrameClassicalAcceleration |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+            denoc_bench::pinocchio_version().c_str(), kTolerance);
+        header = true;
+      }
+      const Pool<double> pool = make_pool(spec, 3, 0x1E66u + static_cast<unsigned>(nv));
+      denoc::CentroidalWorkspace<double> ws(model);
+      Agreement com, jacobian, matrix, momentum, velocity, acceleration;
+      int missing = 0;
+      MatX<double> v(6, frames), v_peer(6, frames), a(6, frames), a_peer(6, frames);
+      for (std::size_t k = 0; k < pool.size(); ++k) {
+        const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k];
+        com.add(denoc::centre_of_mass(model, ws, q), Eigen::Map<const Vec3<double>>(peer->com(q)));
+        jacobian.add(denoc::centre_of_mass_jacobian(model, ws, q),
+                     Eigen::Map<const MatX<double>>(peer->com_jacobian(q), 3, nv));
+        matrix.add(denoc::centroidal_matrix(model, ws, q),
+                   Eigen::Map<const MatX<double>>(peer->centroidal_matrix(q, qd), 6, nv));
+        momentum.add(denoc::centroidal_momentum(model, ws, q, qd),
+                     Eigen::Map<const Vec6<double>>(peer->centroidal_momentum(q, qd)));
+        v_peer.setZero();
+        a_peer.setZero();
+        for (Eigen::Index f = 0; f < frames; ++f) {
+          const auto& [name, frame] = spec.frames[static_cast<std::size_t>(f)];
+          v.col(f) = suite_frame_velocity(model, ws, q, qd, frame);
+          a.col(f) = suite_frame_acceleration(model, ws, q, qd, qdd, frame);
+          const int id = peer->frame_id(name);
+          if (id < 0) {
+            ++missing;
+            continue;
+          }
+          v_peer.col(f) = Eigen::Map<const Vec6<double>>(peer->frame_velocity(q, qd, id));
+          a_peer.col(f) = Eigen::Map<const Vec6<double>>(peer->frame_acceleration(q, qd, qdd, id));
+        }
+        velocity.add(v, v_peer);
+        acceleration.add(a, a_peer);
+      }
+      const bool ok = missing == 0 && std::max({com.rel, jacobian.rel, matrix.rel, momentum.rel,
+                                                velocity.rel, acceleration.rel}) <= kTolerance;
+      all_ok = all_ok && ok;
+      if (verbose || !ok)
+        std::fprintf(verbose ? stdout : stderr,
+                     "| %s | %s | %d%s | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e |%s\n",
+                     spec.name.c_str(), peer->name().c_str(), static_cast<int>(frames),
+                     missing ? " (some unknown to the peer)" : "", com.rel, jacobian.rel,
+                     matrix.rel, momentum.rel, velocity.rel, acceleration.rel,
+                     ok ? "" : "  <-- MISMATCH");
+    }
+  }
+  if (verbose && header) std::printf("\nlegged agreement: %s\n", all_ok ? "OK" : "FAILED");
+  return all_ok;
+}
+
 // Saha's C (convective_inertia) against Pinocchio's computeCoriolisMatrix on 3 random states per
 // model. They are different matrices (docs/coriolis.md): Pinocchio's is the Christoffel-symbol
 // form, and C - C_P = D, the links' rotational terms (rotational_difference). What must agree:
@@ -1048,7 +1165,40 @@ void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
 // chol, on the trees: the sparse factorisation of an inertia matrix formed before timing (the
 // suite's tree_ltdl, Pinocchio's cholesky::decompose), the same matrix every call. On a floating
 // base the suite's floating/ routes (suite_id etc.) against Pinocchio's free-flyer, no coriolis.
-enum class Quantity { id, gim, fd, fd_chol, inv, coriolis, chol };
+//
+// The legged robot's quantities (com, com_jacobian, centroidal_matrix, centroidal_momentum,
+// frame_velocity, frame_acceleration; the trees, the peers that have them): the suite's
+// motion/ functions against Pinocchio's (check_legged), the frames' at spec.race_frame. Pinocchio's
+// ccrba forms h_G = A_G v beside A_G; its frame routes start with forwardKinematics, as the
+// suite's with the bodies' motion.
+enum class Quantity {
+  id,
+  gim,
+  fd,
+  fd_chol,
+  inv,
+  coriolis,
+  chol,
+  com,
+  com_jacobian,
+  centroidal_matrix,
+  centroidal_momentum,
+  frame_velocity,
+  frame_acceleration
+};
+
+bool legged(Quantity q) {
+  return q == Quantity::com || q == Quantity::com_jacobian || q == Quantity::centroidal_matrix ||
+         q == Quantity::centroidal_momentum || q == Quantity::frame_velocity ||
+         q == Quantity::frame_acceleration;
+}
+
+// The frame `name` of a tree's spec.
+const denoc::BodyFrame<double>& spec_frame(const ModelSpec& spec, const std::string& name) {
+  for (const auto& [link, frame] : spec.frames)
+    if (link == name) return frame;
+  throw std::runtime_error("denoc_bench: no frame " + name + " in " + spec.name);
+}
 
 void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSet& set,
                    Quantity quantity, const char* label) {
@@ -1058,9 +1208,14 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
     if (quantity == Quantity::inv && !p->has_minv()) continue;                 // no inverse
     if (quantity == Quantity::coriolis && !p->has_coriolis()) continue;        // no C
     if (quantity == Quantity::chol && !p->has_sparse_factor()) continue;       // chains
+    if (legged(quantity) && !p->has_centroidal()) continue;
     peers.push_back(p);
   }
   if (peers.empty()) return;
+  if (legged(quantity) && !spec.tree()) return;  // the peers' chains have no frames
+  const denoc::BodyFrame<double> frame =
+      legged(quantity) ? spec_frame(spec, spec.race_frame) : denoc::BodyFrame<double>{};
+  const int peer_frame = legged(quantity) ? peers.front()->frame_id(spec.race_frame) : -1;
   if (quantity == Quantity::coriolis && spec.floating()) return;  // no floating-base C
   auto suite = std::make_shared<SuiteContext<double>>(spec.model, pool);
   const int n = spec.model.dof();
@@ -1093,6 +1248,21 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
             return denoc::convective_inertia(x.model, x.ws, q, qd).data();
           case Quantity::chol:
             return suite_factor(x.model, x.ws).data();
+          case Quantity::com:
+            return denoc::centre_of_mass(x.model, x.centroidal, q).data();
+          case Quantity::com_jacobian:
+            return denoc::centre_of_mass_jacobian(x.model, x.centroidal, q).data();
+          case Quantity::centroidal_matrix:
+            return denoc::centroidal_matrix(x.model, x.centroidal, q).data();
+          case Quantity::centroidal_momentum:
+            return denoc::centroidal_momentum(x.model, x.centroidal, q, qd).data();
+          case Quantity::frame_velocity:
+            x.centroidal.momentum = suite_frame_velocity(x.model, x.centroidal, q, qd, frame);
+            return x.centroidal.momentum.data();
+          case Quantity::frame_acceleration:
+            x.centroidal.momentum =
+                suite_frame_acceleration(x.model, x.centroidal, q, qd, x.pool.qdd[k], frame);
+            return x.centroidal.momentum.data();
         }
       }
       denoc_bench::Peer& p = *peers[who - 1];
@@ -1111,6 +1281,18 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
           return p.coriolis(q, qd)->data();
         case Quantity::chol:
           return p.factor();
+        case Quantity::com:
+          return p.com(q);
+        case Quantity::com_jacobian:
+          return p.com_jacobian(q);
+        case Quantity::centroidal_matrix:
+          return p.centroidal_matrix(q, qd);
+        case Quantity::centroidal_momentum:
+          return p.centroidal_momentum(q, qd);
+        case Quantity::frame_velocity:
+          return p.frame_velocity(q, qd, peer_frame);
+        case Quantity::frame_acceleration:
+          return p.frame_acceleration(q, qd, x.pool.qdd[k], peer_frame);
       }
       return nullptr;
     };
@@ -1168,6 +1350,12 @@ void register_races(const ModelSpec& spec, const Pool<double>& pool, const PeerS
   register_race(spec, pool, set, Quantity::inv, "inv");
   register_race(spec, pool, set, Quantity::coriolis, "coriolis");
   register_race(spec, pool, set, Quantity::chol, "chol");
+  register_race(spec, pool, set, Quantity::com, "com");
+  register_race(spec, pool, set, Quantity::com_jacobian, "com_jacobian");
+  register_race(spec, pool, set, Quantity::centroidal_matrix, "centroidal_matrix");
+  register_race(spec, pool, set, Quantity::centroidal_momentum, "centroidal_momentum");
+  register_race(spec, pool, set, Quantity::frame_velocity, "frame_velocity");
+  register_race(spec, pool, set, Quantity::frame_acceleration, "frame_acceleration");
 }
 
 void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
@@ -1201,10 +1389,10 @@ std::vector<ModelSpec> suite_models() {
   specs.push_back(stanford_model());
   for (int n : kChainLengths)
     specs.push_back(chain_model(n));
-  specs.push_back(tree_model("solo12", "solo12.urdf"));
-  specs.push_back(tree_model("simple_humanoid", "simple_humanoid.urdf"));
-  specs.push_back(tree_model("solo12", "solo12.urdf", true));
-  specs.push_back(tree_model("simple_humanoid", "simple_humanoid.urdf", true));
+  specs.push_back(tree_model("solo12", "solo12.urdf", "FL_FOOT"));
+  specs.push_back(tree_model("simple_humanoid", "simple_humanoid.urdf", "r_ankle"));
+  specs.push_back(tree_model("solo12", "solo12.urdf", "FL_FOOT", true));
+  specs.push_back(tree_model("simple_humanoid", "simple_humanoid.urdf", "r_ankle", true));
   return specs;
 }
 
@@ -1236,7 +1424,8 @@ int main(int argc, char** argv) {
     const bool peers_ok = check_peers(specs, peer_sets, true);
     const bool floating_ok = check_floating(specs, peer_sets, true);
     const bool coriolis_ok = check_coriolis(specs, peer_sets, true);
-    return kdl_ok && peers_ok && floating_ok && coriolis_ok ? 0 : 1;
+    const bool legged_ok = check_legged(specs, peer_sets, true);
+    return kdl_ok && peers_ok && floating_ok && coriolis_ok && legged_ok ? 0 : 1;
   }
 #ifndef DENOC_BENCH_NO_KDL
   if (!skip_check && !check_agreement(specs, false)) {
@@ -1246,7 +1435,7 @@ int main(int argc, char** argv) {
 #endif
   if (!skip_check &&
       (!check_peers(specs, peer_sets, false) || !check_floating(specs, peer_sets, false) ||
-       !check_coriolis(specs, peer_sets, false))) {
+       !check_coriolis(specs, peer_sets, false) || !check_legged(specs, peer_sets, false))) {
     std::fprintf(stderr, "denoc_bench: the suite and a peer disagree (see above): no benchmark\n");
     return 1;
   }

@@ -1,10 +1,15 @@
 // Pinocchio (stack-of-tasks/pinocchio, 3.x) as a peer of denoc_bench, header-only:
-// rnea, crba, aba, nonLinearEffects, cholesky and computeCoriolisMatrix instantiated here with
+// rnea, crba, aba, nonLinearEffects, cholesky, computeCoriolisMatrix and the centre of mass,
+// centroidal and frame functions instantiated here with
 // the suite's flags; its URDF parser compiled from its sources (tests/benchmarks/CMakeLists.txt);
 // see peers.hpp for the models.
 #include <pinocchio/algorithm/aba.hpp>
+#include <pinocchio/algorithm/center-of-mass.hpp>
+#include <pinocchio/algorithm/centroidal.hpp>
 #include <pinocchio/algorithm/cholesky.hpp>
 #include <pinocchio/algorithm/crba.hpp>
+#include <pinocchio/algorithm/frames.hpp>
+#include <pinocchio/algorithm/kinematics.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody/data.hpp>
 #include <pinocchio/multibody/model.hpp>
@@ -127,6 +132,42 @@ class Pinocchio final : public Peer {
     if (!has_coriolis()) return nullptr;
     return &P::computeCoriolisMatrix(model_, *data_, q, qd);
   }
+  // No convention here either: the LOCAL peer alone offers them.
+  bool has_centroidal() const override { return convention_ == P::Convention::LOCAL; }
+  const double* com(const Eigen::VectorXd& q) override {
+    return P::centerOfMass(model_, *data_, q).data();
+  }
+  const double* com_jacobian(const Eigen::VectorXd& q) override {
+    return P::jacobianCenterOfMass(model_, *data_, q).data();
+  }
+  // ccrba forms A_G and h_G = A_G v in one call.
+  const double* centroidal_matrix(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) override {
+    return P::ccrba(model_, *data_, q, qd).data();
+  }
+  const double* centroidal_momentum(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) override {
+    momentum_ = P::computeCentroidalMomentum(model_, *data_, q, qd).toVector();
+    return momentum_.data();
+  }
+  int frame_id(const std::string& name) const override {
+    if (!model_.existFrame(name, P::BODY)) return -1;
+    return static_cast<int>(model_.getFrameId(name, P::BODY));
+  }
+  const double* frame_velocity(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                               int frame) override {
+    P::forwardKinematics(model_, *data_, q, qd);
+    motion_ = P::getFrameVelocity(model_, *data_, static_cast<P::FrameIndex>(frame),
+                                  P::LOCAL_WORLD_ALIGNED)
+                  .toVector();
+    return motion_.data();
+  }
+  const double* frame_acceleration(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                   const Eigen::VectorXd& qdd, int frame) override {
+    P::forwardKinematics(model_, *data_, q, qd, qdd);
+    motion_ = P::getFrameClassicalAcceleration(model_, *data_, static_cast<P::FrameIndex>(frame),
+                                               P::LOCAL_WORLD_ALIGNED)
+                  .toVector();
+    return motion_.data();
+  }
 
  private:
   P::Convention convention_;
@@ -134,6 +175,7 @@ class Pinocchio final : public Peer {
   P::Model model_;
   std::unique_ptr<P::Data> data_;
   Eigen::VectorXd zero_, qdd_;
+  Eigen::Matrix<double, 6, 1> momentum_, motion_;
   Eigen::LLT<Eigen::MatrixXd, Eigen::Upper> llt_;
 };
 

@@ -76,6 +76,52 @@ class Peer {
     (void)qd;
     return nullptr;
   }
+  // The legged robot's quantities (docs/legged.md), by the peer's own routes, all in the world
+  // frame: the centre of mass G (3), its Jacobian J_G (3 x nv, column-major), the centroidal
+  // momentum matrix A_G (6 x nv, column-major, rows linear then angular) and momentum h_G (6), and
+  // a frame's velocity and classical acceleration at its origin ([v; w] and [a; dw], 6 each). Each
+  // returns the peer's storage (what is timed), null when the peer has none (has_centroidal);
+  // frame_id is -1 for a frame the peer does not know. Pinocchio's centerOfMass,
+  // jacobianCenterOfMass, ccrba, computeCentroidalMomentum, and forwardKinematics followed by
+  // getFrameVelocity / getFrameClassicalAcceleration in LOCAL_WORLD_ALIGNED; RBDL offers none.
+  virtual bool has_centroidal() const { return false; }
+  virtual const double* com(const Eigen::VectorXd& q) {
+    (void)q;
+    return nullptr;
+  }
+  virtual const double* com_jacobian(const Eigen::VectorXd& q) {
+    (void)q;
+    return nullptr;
+  }
+  virtual const double* centroidal_matrix(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+    (void)q;
+    (void)qd;
+    return nullptr;
+  }
+  virtual const double* centroidal_momentum(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+    (void)q;
+    (void)qd;
+    return nullptr;
+  }
+  virtual int frame_id(const std::string& name) const {
+    (void)name;
+    return -1;
+  }
+  virtual const double* frame_velocity(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                       int frame) {
+    (void)q;
+    (void)qd;
+    (void)frame;
+    return nullptr;
+  }
+  virtual const double* frame_acceleration(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                           const Eigen::VectorXd& qdd, int frame) {
+    (void)q;
+    (void)qd;
+    (void)qdd;
+    (void)frame;
+    return nullptr;
+  }
 };
 
 // Null when the benchmark was built without that peer (its *_DIR variable empty).

@@ -25,6 +25,8 @@ struct CentroidalWorkspace {
   explicit CentroidalWorkspace(const Model<S>& model)
       : motion(model),
         subtree(static_cast<std::size_t>(model.dof())),
+        subtree_mass(static_cast<std::size_t>(model.dof()), S(0)),
+        subtree_moment(static_cast<std::size_t>(model.dof()), Vec3<S>::Zero()),
         com_jacobian(Eigen::Matrix<S, 3, Eigen::Dynamic>::Zero(3, model.nv())),
         matrix(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, model.nv())) {}
 
@@ -33,6 +35,8 @@ struct CentroidalWorkspace {
   Vec3<S> com = Vec3<S>::Zero();           // G, world frame
   Vec3<S> com_velocity = Vec3<S>::Zero();  // dG/dt
   std::vector<BodyInertia<S>> subtree;     // link i and its descendants about G, world axes
+  std::vector<S> subtree_mass;             // of link i and its descendants
+  std::vector<Vec3<S>> subtree_moment;     // their sum m_k C_k, world frame
   BodyInertia<S> total;                    // every body that moves, about G
   Eigen::Matrix<S, 3, Eigen::Dynamic> com_jacobian;  // dG/dt = J_G v
   Eigen::Matrix<S, 6, Eigen::Dynamic> matrix;        // A_G, rows linear then angular
@@ -134,15 +138,41 @@ void composite_inertias_about_com(const Model<S>& model, CentroidalWorkspace<S>&
   }
 }
 
-// J_G (3 x nv): dG/dt = J_G v. A joint's column is the motion of its subtree's mass centre
-// weighted by the subtree's share of the mass: z_i x (h_i + m_i (G - o_i)) / m for a revolute
-// joint (h_i the subtree's first moment about G), z_i m_i / m for a prismatic one. With a
-// floating base the base's rates move every body: R for v, and -[(G - p) x] R for w.
+// Each subtree's mass and first moment sum m_k C_k about the world origin at q, summed backwards
+// (a child's index is above its parent's); G and m from the roots' sums and the base's body.
+template <typename S>
+void subtree_mass_centres(const Model<S>& model, CentroidalWorkspace<S>& ws, ConstVectorRef<S> q) {
+  body_poses(model, ws.motion, q);
+  for (int i = 0; i < model.dof(); ++i) {
+    const S m = model.joint(i).M.mass;
+    ws.subtree_mass[i] = m;
+    ws.subtree_moment[i] = m * link_mass_centre(model, ws.motion, i);
+  }
+  S mass(0);
+  Vec3<S> moment = Vec3<S>::Zero();
+  if (model.floating()) {
+    mass = model.base_body().mass;
+    moment = mass * base_mass_centre(model, ws.motion);
+  }
+  for (int i = model.dof() - 1; i >= 0; --i) {
+    const int p = model.parent(i);
+    (p >= 0 ? ws.subtree_mass[p] : mass) += ws.subtree_mass[i];
+    (p >= 0 ? ws.subtree_moment[p] : moment) += ws.subtree_moment[i];
+  }
+  ws.mass = mass;
+  ws.com = moment / mass;
+}
+
+// J_G (3 x nv): dG/dt = J_G v. A unit rate of joint i moves its subtree (mass m_i, first moment
+// h_i = m_i c_i) rigidly, and G by m_i / m times the velocity of the subtree's centre c_i:
+// z_i x (h_i - m_i o_i) / m for a revolute joint, z_i m_i / m for a prismatic one. With a
+// floating base the base's rates move every body: R for v, and -[(G - p) x] R for w. Only the
+// subtrees' masses and first moments enter, not their inertias (centroidal_matrix's).
 template <typename S>
 const Eigen::Matrix<S, 3, Eigen::Dynamic>& centre_of_mass_jacobian(const Model<S>& model,
                                                                    CentroidalWorkspace<S>& ws,
                                                                    ConstVectorRef<S> q) {
-  composite_inertias_about_com(model, ws, q);
+  subtree_mass_centres(model, ws, q);
   const BodyMotionWorkspace<S>& b = ws.motion;
   const Vec3<S>& G = ws.com;
   const int offset = model.floating() ? 6 : 0;
@@ -151,12 +181,12 @@ const Eigen::Matrix<S, 3, Eigen::Dynamic>& centre_of_mass_jacobian(const Model<S
     ws.com_jacobian.template middleCols<3>(3) = -cross_matrix(Vec3<S>(G - b.base.p)) * b.base.R;
   }
   for (int i = 0; i < model.dof(); ++i) {
-    const BodyInertia<S>& sub = ws.subtree[i];
+    const S m_i = ws.subtree_mass[i];
     const Vec3<S> z = b.R[i].col(2);
     ws.com_jacobian.col(offset + i) =
         model.joint(i).type == JointType::revolute
-            ? Vec3<S>(cross(z, Vec3<S>(sub.first_moment + sub.mass * (G - b.o[i]))) / ws.mass)
-            : Vec3<S>(z * (sub.mass / ws.mass));
+            ? Vec3<S>(cross(z, Vec3<S>(ws.subtree_moment[i] - m_i * b.o[i])) / ws.mass)
+            : Vec3<S>(z * (m_i / ws.mass));
   }
   return ws.com_jacobian;
 }
