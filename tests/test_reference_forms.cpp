@@ -95,6 +95,43 @@ TEST(ReferenceForms, ArticulatedBodyMassesReadAsEquation50) {
   }
 }
 
+// The U D U^T paper's closed form of the factor, Eq. (22a): U = 1 + T_d^T (T_l - 1)^T N T_d, with
+// T_l the 6n x 6n block lower triangle of the B_ij (Eq. 9a), T_d = diag(p_1 .. p_n) (Eq. 9b) and
+// N = diag(M^_{i,i+1} / m^_i) (Eq. 22b), the articulated bodies of saha/reference.hpp, all as
+// dense matrices: against udu_factors' recursive U (Eqs. 46-48 of the 1999 paper), and U D U^T
+// against the inertia matrix.
+TEST(ReferenceForms, UnitUpperFactorIsTheUduPapersEquation22a) {
+  for (const Case& c : cases()) {
+    const int n = c.model.dof();
+    Workspace<double> ws(c.model);
+    denoc::udu_factors(c.model, ws, c.q);
+    const auto bodies = denoc::reference::articulated_bodies(c.model, ws);
+    MatX<double> T_l = MatX<double>::Identity(6 * n, 6 * n), T_d = MatX<double>::Zero(6 * n, n);
+    MatX<double> N = MatX<double>::Zero(6 * n, 6 * n);
+    for (int i = 0; i < n; ++i) {
+      const auto at = static_cast<std::size_t>(i);
+      T_d.block(6 * i, i, 6, 1) = c.model.joint(i).p;
+      N.block(6 * i, 6 * i, 6, 6) = bodies.M_hat[at] / bodies.m_hat[i];
+      // B_ij = B_{i,i-1} B_{i-1,j} for j < i (Eq. 6), B_{i,i-1} of Eq. (13)
+      if (i == 0) continue;
+      const denoc::Mat6<double> B = denoc::reference::twist_propagation(ws.E[at], ws.ell[at]);
+      for (int j = 0; j < i; ++j)
+        T_l.block(6 * i, 6 * j, 6, 6) =
+            B * (j == i - 1 ? denoc::Mat6<double>::Identity()
+                            : denoc::Mat6<double>(T_l.block(6 * (i - 1), 6 * j, 6, 6)));
+    }
+    const MatX<double> I_6n = MatX<double>::Identity(6 * n, 6 * n);
+    const MatX<double> U =
+        MatX<double>::Identity(n, n) + T_d.transpose() * (T_l - I_6n).transpose() * N * T_d;
+    const double scale = std::max(1.0, ws.U.cwiseAbs().maxCoeff());
+    EXPECT_LT((U - ws.U).cwiseAbs().maxCoeff(), 1e-12 * scale) << c.name;
+    const MatX<double> M = denoc::generalized_inertia(c.model, ws, c.q);
+    EXPECT_LT((U * bodies.m_hat.asDiagonal() * U.transpose() - M).cwiseAbs().maxCoeff(),
+              1e-12 * M.cwiseAbs().maxCoeff())
+        << c.name;
+  }
+}
+
 // The packet kernel against i_ij = w_i^T p_j entry by entry, at orders that end inside and
 // outside a SIMD block and a 32 x 32 tile.
 TEST(ReferenceForms, SimdInertiaKernelEqualsEntryByEntry) {
