@@ -90,6 +90,74 @@ inline Table5Summary table5_summary(const std::vector<Table5Step>& steps) {
   return sum;
 }
 
+// x = A^-1 b by Gauss-Jordan elimination with partial pivoting, in S: how Mata et al. solve the
+// CRBA's and Gibbs-Appell's M qdd = tau - h (§5.1), in FORTRAN REAL.
+template <typename S>
+VecX<S> gauss_jordan(MatX<S> A, VecX<S> b) {
+  const Eigen::Index n = A.rows();
+  for (Eigen::Index k = 0; k < n; ++k) {
+    Eigen::Index pivot = k;
+    A.col(k).tail(n - k).cwiseAbs().maxCoeff(&pivot);
+    pivot += k;
+    A.row(k).swap(A.row(pivot));
+    std::swap(b[k], b[pivot]);
+    const S d = A(k, k);
+    A.row(k) /= d;
+    b[k] /= d;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (i == k) continue;
+      const S f = A(i, k);
+      A.row(i) -= f * A.row(k);
+      b[i] -= f * b[k];
+    }
+  }
+  return b;
+}
+
+// Table 5 by other means, to find what the paper's numbers come from (docs/papers.md): the
+// CRBA's (Saha's composite bodies) and Gibbs-Appell's M and h formed in float and M qdd = -h
+// solved by Gauss-Jordan in float, as the paper solves them; and the arm's data stored in float
+// with the computation in double (the data's rounding alone). Each against the double route, as
+// table5_steps, summarised as table5_summary does (max and mean per joint).
+struct Table5Variant {
+  std::string name;
+  std::array<double, 2> max{}, mean{};
+};
+
+inline std::vector<Table5Variant> table5_variants(int steps = 180) {
+  const Model<double> model = ascher_arm<double>();
+  const Model<float> model_f = ascher_arm<float>();
+  const Model<double> float_data = ascher_arm<double, float>();
+  Dynamics<double> dynamics(model), dynamics_data(float_data);
+  Dynamics<float> dynamics_f(model_f);
+  std::vector<Table5Variant> out = {{"cholesky_gauss_jordan", {}, {}},
+                                    {"gibbs_appell_gauss_jordan", {}, {}},
+                                    {"float_data", {}, {}}};
+  const VecX<double> zero = VecX<double>::Zero(2);
+  const VecX<float> zero_f = VecX<float>::Zero(2);
+  for (int k = 0; k < steps; ++k) {
+    VecX<float> q_f(2);
+    q_f << 0, static_cast<float>(k * 2 * kPi / steps);
+    const VecX<double> q = q_f.cast<double>();
+    const VecX<double> dp = forward_dynamics(Route::udu, dynamics, q, zero, zero);
+    VecX<double> sp[3];
+    for (std::size_t v = 0; v < 2; ++v) {
+      const Route route = v == 0 ? Route::denoc : Route::gibbs_appell;
+      const MatX<float> M = generalized_inertia(route, dynamics_f, q_f);
+      const VecX<float> h = bias_forces(route, dynamics_f, q_f, zero_f);
+      sp[v] = gauss_jordan<float>(M, -h).cast<double>();
+    }
+    sp[2] = forward_dynamics(Route::udu, dynamics_data, q, zero, zero);
+    for (std::size_t v = 0; v < out.size(); ++v)
+      for (std::size_t j = 0; j < 2; ++j) {
+        const double e = std::abs(dp[Eigen::Index(j)] - sp[v][Eigen::Index(j)]);
+        out[v].max[j] = std::max(out[v].max[j], e);
+        out[v].mean[j] += e / steps;
+      }
+  }
+  return out;
+}
+
 // Lee et al.'s Fig. 3: the time to solve M x = b on the first n links of a chain.
 enum class Solve { fixman, udu, cholesky, inverse };
 constexpr std::array<Solve, 4> kSolves = {Solve::fixman, Solve::udu, Solve::cholesky,

@@ -3,7 +3,8 @@
 //
 //   denoc_reproduce table5 STEPS.csv SUMMARY.csv
 //       Mata et al. (2002) §5.1, Table 5 and Fig. 2: Ascher's arm, every forward-dynamics route
-//       in single and double precision, per 2-degree step and summarised.
+//       in single and double precision, per 2-degree step and summarised; the summary also has
+//       the paper's Gauss-Jordan solves in float and the float data in double (table5_variants).
 //   denoc_reproduce scaling CHAIN.yaml OUT.csv N1,N2,...
 //       Lee et al. (2007) Fig. 3: seconds per solve of M x = b on the first n links of CHAIN,
 //       by each route.
@@ -78,6 +79,9 @@ int table5(const std::string& steps_path, const std::string& summary_path) {
   for (std::size_t r = 0; r < 4; ++r)
     so << column_name(kRoutes[r]) << ',' << sum.max[r][0] << ',' << sum.mean[r][0] << ','
        << sum.max[r][1] << ',' << sum.mean[r][1] << '\n';
+  for (const Table5Variant& v : table5_variants())
+    so << v.name << ',' << v.max[0] << ',' << v.mean[0] << ',' << v.max[1] << ',' << v.mean[1]
+       << '\n';
   return 0;
 }
 

@@ -11,21 +11,24 @@
 
 namespace denoc_test {
 
-template <typename S>
+// The arm's data (lengths, masses, mass centres, inertias, gravity) are computed and stored in
+// Data, then converted to S: ascher_arm<double, float> is the float arm's data in double.
+template <typename S, typename Data = S>
 denoc::Model<S> ascher_arm() {
   using namespace denoc;
   std::vector<DhLink<S>> rows(2);
-  const S width = S(0.02), length[2] = {S(0.02), S(2.0)}, mass[2] = {S(0.1), S(10.0)};
+  const Data width = Data(0.02), length[2] = {Data(0.02), Data(2.0)},
+             mass[2] = {Data(0.1), Data(10.0)};
   for (int i = 0; i < 2; ++i) {
-    const S l = length[i], m = mass[i];
-    rows[i].a = l;
-    rows[i].mass = m;
-    rows[i].com = Vec3<S>(-l / 2, 0, 0);  // standard DH: the frame is at the far end
-    rows[i].inertia =
-        Vec3<S>(m * width * width / 12, m * l * l / 12, m * (l * l + width * width) / 12)
-            .asDiagonal();
+    const Data l = length[i], m = mass[i];
+    rows[i].a = S(l);
+    rows[i].mass = S(m);
+    rows[i].com = Vec3<S>(S(-l / 2), 0, 0);  // standard DH: the frame is at the far end
+    const Data inertia[3] = {m * width * width / 12, m * l * l / 12,
+                             m * (l * l + width * width) / 12};
+    rows[i].inertia = Vec3<S>(S(inertia[0]), S(inertia[1]), S(inertia[2])).asDiagonal();
   }
-  return Model<S>(links_from_dh(DhConvention::standard, rows), Vec3<S>(0, S(-9.81), 0));
+  return Model<S>(links_from_dh(DhConvention::standard, rows), Vec3<S>(0, S(Data(-9.81)), 0));
 }
 
 }  // namespace denoc_test
