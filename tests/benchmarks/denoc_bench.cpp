@@ -280,6 +280,7 @@ struct SuiteContext {
   denoc::GibbsAppellWorkspace<S> ga;
   denoc::FixmanWorkspace<S> fx;
   denoc::CentroidalWorkspace<S> centroidal;
+  Vec6<S> frame_motion;  // the frame races' result: a frame's velocity or acceleration
   Pool<S> pool;
   SuiteContext(const denoc::Model<S>& m, Pool<S> p)
       : model(m), ws(model), ga(model), fx(model), centroidal(model), pool(std::move(p)) {}
@@ -1257,12 +1258,12 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
           case Quantity::centroidal_momentum:
             return denoc::centroidal_momentum(x.model, x.centroidal, q, qd).data();
           case Quantity::frame_velocity:
-            x.centroidal.momentum = suite_frame_velocity(x.model, x.centroidal, q, qd, frame);
-            return x.centroidal.momentum.data();
+            x.frame_motion = suite_frame_velocity(x.model, x.centroidal, q, qd, frame);
+            return x.frame_motion.data();
           case Quantity::frame_acceleration:
-            x.centroidal.momentum =
+            x.frame_motion =
                 suite_frame_acceleration(x.model, x.centroidal, q, qd, x.pool.qdd[k], frame);
-            return x.centroidal.momentum.data();
+            return x.frame_motion.data();
         }
       }
       denoc_bench::Peer& p = *peers[who - 1];
