@@ -213,12 +213,6 @@ class Model {
   bool supports(int j, int i) const { return j <= i && i < subtree_end(j); }
   const std::vector<LinkSpec<S>>& links() const { return links_; }
   const Vec3<S>& gravity() const { return gravity_; }
-  // rho of Eq. (32): the base is given the acceleration -g so that gravity needs no other term.
-  Vec6<S> rho() const {
-    Vec6<S> r;
-    r << Vec3<S>::Zero(), -gravity_;
-    return r;
-  }
 
   // The tool frame relative to J_n (identity when none was given) and the payload on it.
   const Transform<S>& tool() const { return tool_; }
