@@ -4,6 +4,7 @@
 // call the families' functions directly.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -22,11 +23,15 @@
 namespace denoc {
 
 // Each family's workspace for one model, built at the first call that needs it (the DeNOC one
-// at once: every route reads its joint frames or its bias forces). The model must outlive it.
+// at once: every route reads its joint frames or its bias forces). It shares the model (or owns
+// the copy it was given), so that it may be built from a temporary and outlive the caller's.
 template <typename S>
 class Dynamics {
  public:
-  explicit Dynamics(const Model<S>& model) : model_(&model), denoc_(model) {}
+  explicit Dynamics(std::shared_ptr<const Model<S>> model)
+      : model_(require_model(std::move(model))), denoc_(*model_) {}
+  explicit Dynamics(Model<S> model)
+      : Dynamics(std::make_shared<const Model<S>>(std::move(model))) {}
 
   const Model<S>& model() const { return *model_; }
   Workspace<S>& denoc() { return denoc_; }
@@ -40,7 +45,12 @@ class Dynamics {
   }
 
  private:
-  const Model<S>* model_;
+  static std::shared_ptr<const Model<S>> require_model(std::shared_ptr<const Model<S>> model) {
+    if (!model) throw std::invalid_argument("Dynamics: the model is null");
+    return model;
+  }
+
+  std::shared_ptr<const Model<S>> model_;
   Workspace<S> denoc_;
   std::optional<GibbsAppellWorkspace<S>> gibbs_appell_;
   std::optional<FixmanWorkspace<S>> fixman_;

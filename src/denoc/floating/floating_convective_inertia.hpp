@@ -40,7 +40,7 @@ Eigen::Matrix<S, 9, 6> base_rate_axes(const Vec6<S>& V_0) {
 template <typename S>
 const MatX<S>& floating_convective_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q, ConstVectorRef<S> v) {
-  require_floating(model, true, "floating_convective_inertia");
+  require_floating_call(model, ws, "floating_convective_inertia", q, v);
   const int n = model.dof();
   size_convective_inertia(ws, n);
   size_square(ws.base.coriolis, n + 6);

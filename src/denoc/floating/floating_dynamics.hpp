@@ -27,12 +27,20 @@
 
 namespace denoc {
 
-// Refuses a fixed-base model in a floating-base route and the reverse (std::invalid_argument).
+// The checks of a floating-base route (model/arguments.hpp): the model's kind, the workspace,
+// the coordinates q (7 + n) and, when given, the rates v (6 + n).
 template <typename S>
-void require_floating(const Model<S>& model, bool floating, const char* what) {
-  if (model.floating() != floating)
-    throw std::invalid_argument(std::string(what) + (floating ? " needs" : " does not take") +
-                                " a floating base");
+void require_floating_call(const Model<S>& model, const Workspace<S>& ws, const char* function,
+                           ConstVectorRef<S> q) {
+  require_floating_base(model, function);
+  require_workspace(model, ws, function);
+  require_coordinates(model, function, "q", q);
+}
+template <typename S>
+void require_floating_call(const Model<S>& model, const Workspace<S>& ws, const char* function,
+                           ConstVectorRef<S> q, ConstVectorRef<S> v) {
+  require_floating_call(model, ws, function, q);
+  require_rates(model, function, "v", v);
 }
 
 // gamma_0 = M_0 xi_0 + Mdot_0 t_0 + sum_c B_{c,0}^T gamma_c, Eq. (7) at the base: the wrench
@@ -52,10 +60,11 @@ template <typename S>
 const VecX<S>& floating_inverse_dynamics(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> v,
                                          ConstVectorRef<S> a) {
-  require_floating(model, true, "floating_inverse_dynamics");
+  require_floating_call(model, ws, "floating_inverse_dynamics", q, v);
+  require_rates(model, "floating_inverse_dynamics", "a", a);
   set_base_motion(model, ws, q, v, a);
-  inverse_dynamics(model, ws, joint_coordinates(model, q), joint_rates(model, v),
-                   joint_rates(model, a));
+  unchecked::inverse_dynamics(model, ws, joint_coordinates(model, q), joint_rates(model, v),
+                              joint_rates(model, a));
   write_linear_first(base_wrench(model, ws), ws.base.tau.template head<6>());
   ws.base.tau.tail(model.dof()) = ws.tau;
   return ws.base.tau;
@@ -88,7 +97,7 @@ void write_base_block(const BodyInertia<S>& M, Block&& out) {
 // block from the composite of everything. Returns ws.base.gim.
 template <typename S>
 const MatX<S>& floating_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  require_floating(model, true, "floating_inertia");
+  require_floating_call(model, ws, "floating_inertia", q);
   update_joint_frames(model, ws, joint_coordinates(model, q));
   MatX<S>& M = ws.base.gim;
   gim_on_tree(model, ws, M, 6);  // Eq. (24), and B_{j,0}^T M~_j p_j for the coupling
@@ -149,7 +158,10 @@ void floating_solve(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> t
 template <typename S>
 auto take_applied_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau) {
   if (tau.size() != model.dof() && tau.size() != model.nv())
-    throw std::invalid_argument("the forward dynamics of a floating base takes n or 6 + n forces");
+    throw std::invalid_argument("the forward dynamics of a floating base: tau has " +
+                                std::to_string(tau.size()) + " entries, and the model " +
+                                std::to_string(model.dof()) + " joints and " +
+                                std::to_string(model.nv()) + " rates");
   ws.base.applied.setZero();
   if (tau.size() == model.nv()) {
     linear(ws.base.applied) = tau.template head<3>();
@@ -164,7 +176,7 @@ template <typename S>
 const VecX<S>& floating_forward_dynamics(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> v,
                                          ConstVectorRef<S> tau) {
-  require_floating(model, true, "floating_forward_dynamics");
+  require_floating_call(model, ws, "floating_forward_dynamics", q, v);
   set_base_motion(model, ws, q, v, VecX<S>());
   const auto joint_forces = take_applied_forces(model, ws, tau);
   update_joint_frames(model, ws, joint_coordinates(model, q));
@@ -203,9 +215,10 @@ void factor_udu_6x6(Mat6<S>& A, UBlock&& U, DBlock&& d) {
 // diagonal of D into ws.base.d. D is positive where I is positive definite.
 template <typename S>
 void floating_udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  require_floating(model, true, "floating_udu_factors");
+  require_floating_call(model, ws, "floating_udu_factors", q);
   const int n = model.dof();
-  udu_factors(model, ws, joint_coordinates(model, q));  // also leaves M^_0's sum in ws.base
+  unchecked::udu_factors(model, ws,
+                         joint_coordinates(model, q));  // also leaves M^_0's sum in ws.base
   MatX<S>& U = ws.base.U;
   U.setIdentity(n + 6, n + 6);  // sized at the first call
   ws.base.d.resize(n + 6);
@@ -257,7 +270,7 @@ const VecX<S>& floating_forward_dynamics_cholesky(const Model<S>& model, Workspa
 template <typename S>
 const MatX<S>& floating_inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws,
                                             ConstVectorRef<S> q) {
-  require_floating(model, true, "floating_inverse_inertia_udu");
+  require_floating_call(model, ws, "floating_inverse_inertia_udu", q);
   const int n = model.dof();
   size_square(ws.base.inverse, n + 6);
   set_base_at_rest(ws);
@@ -307,13 +320,15 @@ const MatX<S>& floating_inverse_inertia_cholesky(const Model<S>& model, Workspac
 template <typename S>
 S floating_kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                           ConstVectorRef<S> v) {
+  require_floating_call(model, ws, "floating_kinetic_energy", q, v);
   set_base_motion(model, ws, q, v, ws.base.zeros);
-  return kinetic_energy(model, ws, joint_coordinates(model, q), joint_rates(model, v));
+  return unchecked::kinetic_energy(model, ws, joint_coordinates(model, q), joint_rates(model, v));
 }
 template <typename S>
 S floating_potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  require_floating_call(model, ws, "floating_potential_energy", q);
   ws.base_pose = base_pose<S>(q);
-  return potential_energy(model, ws, joint_coordinates(model, q));
+  return unchecked::potential_energy(model, ws, joint_coordinates(model, q));
 }
 
 // The environment's wrenches w = [f; n], each on its frame, at its origin, in the world frame,
@@ -325,6 +340,7 @@ template <typename S>
 const VecX<S>& apply_floating_frame_wrenches(const Model<S>& model, Workspace<S>& ws,
                                              ConstVectorRef<S> q, const FrameWrench<S>* wrenches,
                                              int count) {
+  require_floating_call(model, ws, "apply_floating_frame_wrenches", q);
   const Mat3<S> world_to_base = base_pose<S>(q).R.transpose();
   Vec6<S> on_base =
       Vec6<S>::Zero();  // [n; f]: the wrenches on frames of the base, about its origin
@@ -358,6 +374,7 @@ const VecX<S>& apply_floating_frame_wrench(const Model<S>& model, Workspace<S>& 
 template <typename S>
 const Transform<S>& floating_frame_pose(const Model<S>& model, Workspace<S>& ws,
                                         const BodyFrame<S>& frame, ConstVectorRef<S> q) {
+  require_floating_call(model, ws, "floating_frame_pose", q);
   const Transform<S> in_base = frame_pose(model, ws, frame, joint_coordinates(model, q));
   ws.base_pose = base_pose<S>(q);
   ws.tool_pose = ws.base_pose * in_base;
@@ -373,6 +390,7 @@ const Eigen::Matrix<S, 6, Eigen::Dynamic>& floating_frame_jacobian(const Model<S
                                                                    Workspace<S>& ws,
                                                                    const BodyFrame<S>& frame,
                                                                    ConstVectorRef<S> q) {
+  require_floating_call(model, ws, "floating_frame_jacobian", q);
   const int n = model.dof();
   const auto& J = frame_jacobian(model, ws, frame, joint_coordinates(model, q));
   const Vec3<S> r = ws.tool_pose.p;

@@ -357,6 +357,11 @@ void fixman_apply_factor(int n, FixmanWorkspace<S>& fx, ConstVectorRef<S> b, Out
 // (M singular). `fx` must have been built from `model`.
 template <typename S>
 bool fixman_factor(const Model<S>& model, FixmanWorkspace<S>& fx, ConstVectorRef<S> q) {
+  require_fixed_base(model, "fixman_factor");
+  if (!model.is_chain() || model.has_rotors())
+    throw std::invalid_argument("fixman_factor: " + fixman_unsupported_reason(model));
+  if (fx.sin_q.size() != model.dof()) wrong_workspace("fixman_factor");
+  require_joint_values(model, "fixman_factor", "q", q);
   const int n = model.dof();
   fx.factored = false;
   for (int k = 0; k < n; ++k)
@@ -372,6 +377,8 @@ bool fixman_factor(const Model<S>& model, FixmanWorkspace<S>& fx, ConstVectorRef
 // NaN if the factorisation failed. `b` must not be fx.x.
 template <typename S>
 const VecX<S>& fixman_apply(const Model<S>& model, FixmanWorkspace<S>& fx, ConstVectorRef<S> b) {
+  if (fx.sin_q.size() != model.dof()) wrong_workspace("fixman_apply");
+  require_joint_values(model, "fixman_apply", "b", b);
   if (!fx.factored) {
     fx.x.setConstant(std::numeric_limits<S>::quiet_NaN());
     return fx.x;
@@ -413,6 +420,7 @@ template <typename S>
 const VecX<S>& forward_dynamics_fixman(const Model<S>& model, Workspace<S>& ws,
                                        FixmanWorkspace<S>& fx, ConstVectorRef<S> q,
                                        ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
+  require_joint_values(model, "forward_dynamics_fixman", "tau", tau);
   fx.rhs = tau - bias_forces(model, ws, q, qd);
   if (!fixman_factor(model, fx, q)) {
     fx.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());

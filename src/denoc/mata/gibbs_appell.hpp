@@ -349,6 +349,10 @@ template <typename S>
 const VecX<S>& gibbs_appell_inverse_dynamics(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
                                              ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                              ConstVectorRef<S> qdd) {
+  require_gibbs_appell_call(model, ga, "gibbs_appell_inverse_dynamics");
+  require_joint_values(model, "gibbs_appell_inverse_dynamics", "q", q);
+  require_joint_values(model, "gibbs_appell_inverse_dynamics", "qd", qd);
+  require_joint_values(model, "gibbs_appell_inverse_dynamics", "qdd", qdd);
   gibbs_appell::joint_frames(model, ga, q);
   if (model.is_chain()) {
     gibbs_appell::outward_recursion(model, ga, qd, qdd, ChainTopology{});
@@ -381,6 +385,8 @@ const VecX<S>& gibbs_appell_gravity(const Model<S>& model, GibbsAppellWorkspace<
 template <typename S>
 const MatX<S>& gibbs_appell_inertia(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
                                     ConstVectorRef<S> q) {
+  require_gibbs_appell_call(model, ga, "gibbs_appell_inertia");
+  require_joint_values(model, "gibbs_appell_inertia", "q", q);
   gibbs_appell::joint_frames(model, ga, q);
   with_topology(model, [&](auto topology) { gibbs_appell::inertia_matrix(model, ga, topology); });
   return ga.D;
@@ -395,6 +401,10 @@ template <typename S>
 const VecX<S>& forward_dynamics_gibbs_appell(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
                                              ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                              ConstVectorRef<S> tau) {
+  require_gibbs_appell_call(model, ga, "forward_dynamics_gibbs_appell");
+  require_joint_values(model, "forward_dynamics_gibbs_appell", "q", q);
+  require_joint_values(model, "forward_dynamics_gibbs_appell", "qd", qd);
+  require_joint_values(model, "forward_dynamics_gibbs_appell", "tau", tau);
   gibbs_appell::joint_frames(model, ga, q);  // once for both
   with_topology(model, [&](auto topology) {
     gibbs_appell::outward_recursion(model, ga, qd, ga.zeros, topology);

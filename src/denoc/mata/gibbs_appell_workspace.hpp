@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/kernels/cholesky.hpp"
+#include "denoc/model/arguments.hpp"
 #include "denoc/model/topology.hpp"
 #include "denoc/model/workspace.hpp"
 
@@ -113,6 +114,16 @@ GibbsAppellWorkspace<S>::GibbsAppellWorkspace(const Model<S>& model) {
   children_force.assign(tree, Vec3<S>::Zero());
   children_moment.assign(tree, Vec3<S>::Zero());
   children_inertia.assign(tree, Mat3<S>::Zero());
+}
+
+// The checks of a Gibbs-Appell function (model/arguments.hpp): a fixed base, and a workspace built
+// for the model (its joints, and a tree's per-joint sums).
+template <typename S>
+void require_gibbs_appell_call(const Model<S>& model, const GibbsAppellWorkspace<S>& ga,
+                               const char* function) {
+  require_fixed_base(model, function);
+  const std::size_t tree = runs_chain_code(model) ? 0 : static_cast<std::size_t>(model.dof());
+  if (ga.tau.size() != model.dof() || ga.w.size() != tree) wrong_workspace(function);
 }
 
 }  // namespace denoc

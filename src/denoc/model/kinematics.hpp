@@ -46,10 +46,14 @@ const Transform<S>& frame_pose(KinematicsWorkspace<S>& ws, const BodyFrame<S>& f
   return ws.tool_pose;
 }
 
-// The pose of `frame` in the base frame at q. Returns ws.tool_pose.
+// The pose of `frame` in the base frame at q, the joints' q (with a floating base too: the pose
+// relative to the base). Returns ws.tool_pose.
 template <typename S>
 const Transform<S>& frame_pose(const Model<S>& model, KinematicsWorkspace<S>& ws,
                                const BodyFrame<S>& frame, ConstVectorRef<S> q) {
+  require_workspace(model, ws, "frame_pose");
+  require_frame(model, frame, "frame_pose");
+  require_joint_values(model, "frame_pose", "q", q);
   update_joint_frames(model, ws, q);
   joint_poses(model, ws);
   return frame_pose(ws, frame);

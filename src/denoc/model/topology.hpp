@@ -5,8 +5,6 @@
 // picks one per call from the model, so a chain pays one branch per call, not one per joint.
 #pragma once
 
-#include <stdexcept>
-#include <string>
 #include <utility>
 
 #include "denoc/model/model.hpp"
@@ -46,13 +44,6 @@ template <typename S, typename F>
 decltype(auto) with_topology(const Model<S>& model, F&& f) {
   if (runs_chain_code(model)) return f(ChainTopology{});
   return call_on_tree(f, TreeTopology{model.parents().data()});
-}
-
-// Refuses a tree in an algorithm that serves chains only (std::invalid_argument, naming it).
-template <typename S>
-void require_chain(const Model<S>& model, const char* what) {
-  if (!model.is_chain())
-    throw std::invalid_argument(std::string(what) + " is computed for serial chains only");
 }
 
 }  // namespace denoc

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "denoc/model/arguments.hpp"
 #include "denoc/model/model.hpp"
 
 namespace denoc {
@@ -34,6 +35,13 @@ struct KinematicsWorkspace {
   Transform<S> base_pose;
   Eigen::Matrix<S, 6, Eigen::Dynamic> jacobian;  // [v; omega] of the tool frame origin, base frame
 };
+
+// The workspace was built for a model of model's number of joints (arguments.hpp).
+template <typename S>
+void require_workspace(const Model<S>& model, const KinematicsWorkspace<S>& ws,
+                       const char* function) {
+  if (ws.sin_q.size() != model.dof()) wrong_workspace(function);
+}
 
 // An n x n buffer sized when its route first needs it, not when the workspace is built, so that a
 // route that never forms a matrix never pays for one. Later calls only compare sizes.

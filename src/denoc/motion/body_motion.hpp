@@ -48,6 +48,8 @@ struct BodyMotionWorkspace {
 // The pose of every J_i in the world frame at q (nq entries).
 template <typename S>
 void body_poses(const Model<S>& model, BodyMotionWorkspace<S>& ws, ConstVectorRef<S> q) {
+  if (ws.R.size() != static_cast<std::size_t>(model.dof())) wrong_workspace("body_poses");
+  require_coordinates(model, "body_poses", "q", q);
   update_joint_frames(model, ws.kinematics, joint_coordinates(model, q));
   joint_poses(model, ws.kinematics);
   ws.base = model.floating() ? base_pose<S>(q) : Transform<S>{};
@@ -60,6 +62,8 @@ void body_poses(const Model<S>& model, BodyMotionWorkspace<S>& ws, ConstVectorRe
 // w_i and v_i from the rates qd (nv entries), after body_poses.
 template <typename S>
 void body_velocities(const Model<S>& model, BodyMotionWorkspace<S>& ws, ConstVectorRef<S> qd) {
+  if (ws.R.size() != static_cast<std::size_t>(model.dof())) wrong_workspace("body_velocities");
+  require_rates(model, "body_velocities", "qd", qd);
   ws.base_w.setZero();
   ws.base_v.setZero();
   if (model.floating()) {
@@ -87,6 +91,9 @@ void body_velocities(const Model<S>& model, BodyMotionWorkspace<S>& ws, ConstVec
 template <typename S>
 void body_accelerations(const Model<S>& model, BodyMotionWorkspace<S>& ws, ConstVectorRef<S> qd,
                         ConstVectorRef<S> qdd) {
+  if (ws.R.size() != static_cast<std::size_t>(model.dof())) wrong_workspace("body_accelerations");
+  require_rates(model, "body_accelerations", "qd", qd);
+  require_rates(model, "body_accelerations", "qdd", qdd);
   ws.base_dw.setZero();
   ws.base_a.setZero();
   if (model.floating()) {  // d(R w)/dt = R dw; d(R v)/dt = R (dv + w x v)
@@ -128,6 +135,9 @@ struct LinkMotion {
 
 template <typename S>
 LinkMotion<S> link_motion(const BodyMotionWorkspace<S>& ws, int link) {
+  if (link < -1 || link >= static_cast<int>(ws.R.size()))
+    throw std::invalid_argument("link_motion: no link " + std::to_string(link + 1) +
+                                " (links 1 to " + std::to_string(ws.R.size()) + ", 0 the base)");
   if (link < 0) return {ws.base.R, ws.base.p, ws.base_w, ws.base_v, ws.base_dw, ws.base_a};
   const auto k = static_cast<std::size_t>(link);
   return {ws.R[k], ws.o[k], ws.w[k], ws.v[k], ws.dw[k], ws.a[k]};

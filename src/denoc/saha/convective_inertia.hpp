@@ -190,6 +190,9 @@ void size_convective_inertia(Workspace<S>& ws, int n) {
 template <typename S>
 const MatX<S>& convective_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                   ConstVectorRef<S> qd) {
+  require_fixed_base_call(model, ws, "convective_inertia");
+  require_joint_values(model, "convective_inertia", "q", q);
+  require_joint_values(model, "convective_inertia", "qd", qd);
   const int n = model.dof();
   size_convective_inertia(ws, n);
   update_joint_frames(model, ws, q);

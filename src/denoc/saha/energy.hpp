@@ -7,6 +7,8 @@
 
 namespace denoc {
 
+namespace unchecked {  // the floating routes' entry (inverse_dynamics.hpp)
+
 // T = 1/2 sum_i t_i^T M_i t_i, with the twists t_i of Eq. (12), plus the rotors' 1/2 G^2 Jm qd^2.
 template <typename S>
 S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
@@ -44,6 +46,24 @@ S potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q)
     energy -= model.joint(i).M.mass * model.gravity().dot(base * c);
   }
   return energy;
+}
+
+}  // namespace unchecked
+
+template <typename S>
+S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                 ConstVectorRef<S> qd) {
+  require_fixed_base_call(model, ws, "kinetic_energy");
+  require_joint_values(model, "kinetic_energy", "q", q);
+  require_joint_values(model, "kinetic_energy", "qd", qd);
+  return unchecked::kinetic_energy(model, ws, q, qd);
+}
+
+template <typename S>
+S potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  require_fixed_base_call(model, ws, "potential_energy");
+  require_joint_values(model, "potential_energy", "q", q);
+  return unchecked::potential_energy(model, ws, q);
 }
 
 }  // namespace denoc

@@ -167,6 +167,7 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology t
 // psi_i, m^_i and psi_{i-1,i} of every joint for the current joint frames, whatever the topology.
 template <typename S>
 void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
+  require_workspace(model, ws, "articulated_body_masses");
   with_topology(model, [&](auto topology) { articulated_body_masses(model, ws, topology); });
 }
 
@@ -247,6 +248,10 @@ void solve_unit_lower(const Model<S>& model, Workspace<S>& ws, Topology topology
 template <typename S>
 const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
+  require_fixed_base_call(model, ws, "forward_dynamics");
+  require_joint_values(model, "forward_dynamics", "q", q);
+  require_joint_values(model, "forward_dynamics", "qd", qd);
+  require_joint_values(model, "forward_dynamics", "tau", tau);
   update_joint_frames(model, ws, q);
   with_topology(model, [&](auto topology) {
     forward_recursion(model, ws, qd, ws.zeros, topology);  // the motion of h in Eq. (33)
@@ -265,6 +270,7 @@ template <typename S>
 const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                          ConstVectorRef<S> tau) {
+  require_joint_values(model, "forward_dynamics_cholesky", "tau", tau);
   ws.phi = tau - bias_forces(model, ws, q, qd);
   generalized_inertia(model, ws, q);
   return accelerations_from_inertia(model, ws);
@@ -277,6 +283,7 @@ const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws
 // only where i supports k: psi_k is carried inwards along k's path to the base, through its
 // parents, and every other entry stays zero (docs/trees.md). O(n^2) on a chain, O(n d) on a tree
 // of depth d.
+namespace unchecked {  // the floating routes' entry (inverse_dynamics.hpp)
 template <typename S>
 void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
@@ -291,6 +298,14 @@ void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
       }
     }
   });
+}
+}  // namespace unchecked
+
+template <typename S>
+void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  require_fixed_base_call(model, ws, "udu_factors");
+  require_joint_values(model, "udu_factors", "q", q);
+  unchecked::udu_factors(model, ws, q);
 }
 
 }  // namespace denoc

@@ -221,6 +221,8 @@ constexpr int kShortChain = 18;
 
 template <typename S>
 const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  require_fixed_base_call(model, ws, "generalized_inertia");
+  require_joint_values(model, "generalized_inertia", "q", q);
   update_joint_frames(model, ws, q);
   if (!model.is_chain()) {
     gim_on_tree(model, ws);

@@ -132,6 +132,10 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws, Topology topolo
 // forces that produce the motion (q, qd, qdd). O(n). Returns ws.tau.
 // With drives (docs/robot-file.md), I includes the rotor inertia G^2 Jm on its diagonal, so tau_i
 // gains G^2 Jm qdd_i; friction is not included (friction_forces adds it).
+// The floating-base routes (floating/) call the recursions in `unchecked` with the joints' share
+// of their vectors and the base's motion already in ws.base; a caller outside the library calls
+// the checked function after it, which refuses a floating model (arguments.hpp).
+namespace unchecked {
 template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
@@ -143,12 +147,25 @@ const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
   if (model.has_rotors()) ws.tau.array() += model.rotor_inertia().array() * qdd.array();
   return ws.tau;
 }
+}  // namespace unchecked
+
+template <typename S>
+const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                                ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
+  require_fixed_base_call(model, ws, "inverse_dynamics");
+  require_joint_values(model, "inverse_dynamics", "q", q);
+  require_joint_values(model, "inverse_dynamics", "qd", qd);
+  require_joint_values(model, "inverse_dynamics", "qdd", qdd);
+  return unchecked::inverse_dynamics(model, ws, q, qd, qdd);
+}
 
 // Friction of the drives at the joints (docs/robot-file.md): G^2 B qd_i + |G| Tc(qd_i), Tc(qd) the
 // first value for qd > 0, the second for qd < 0 and 0 at rest. Written into `out`.
 template <typename S>
 void friction_forces(const Model<S>& model, ConstVectorRef<S> qd,
                      typename type_identity<Eigen::Ref<VecX<S>>>::type out) {
+  require_joint_values(model, "friction_forces", "qd", qd);
+  require_joint_values(model, "friction_forces", "out", out);
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& j = model.joint(i);
     const S coulomb = select(qd[i] > 0, j.coulomb_pos, select(qd[i] < 0, j.coulomb_neg, S(0)));
@@ -160,13 +177,18 @@ void friction_forces(const Model<S>& model, ConstVectorRef<S> qd,
 template <typename S>
 const VecX<S>& bias_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                            ConstVectorRef<S> qd) {
-  return inverse_dynamics(model, ws, q, qd, ws.zeros);
+  require_fixed_base_call(model, ws, "bias_forces");
+  require_joint_values(model, "bias_forces", "q", q);
+  require_joint_values(model, "bias_forces", "qd", qd);
+  return unchecked::inverse_dynamics(model, ws, q, qd, ws.zeros);
 }
 
 // g(q) = tau(q, 0, 0): the joint forces that hold the arm still against gravity.
 template <typename S>
 const VecX<S>& gravity_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  return inverse_dynamics(model, ws, q, ws.zeros, ws.zeros);
+  require_fixed_base_call(model, ws, "gravity_forces");
+  require_joint_values(model, "gravity_forces", "q", q);
+  return unchecked::inverse_dynamics(model, ws, q, ws.zeros, ws.zeros);
 }
 
 }  // namespace denoc

@@ -304,6 +304,8 @@ void udu_forward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w, 
 // memory: z_ik, then x_ik, in X(k, i); each row is mirrored once the forward sweep is done with it.
 template <typename S>
 const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  require_fixed_base_call(model, ws, "inverse_inertia_udu");
+  require_joint_values(model, "inverse_inertia_udu", "q", q);
   update_joint_frames(model, ws, q);
   size_square(ws.inverse_inertia, model.dof());
   auto& W = ws.inverse_inertia_rows;

@@ -22,6 +22,8 @@ namespace denoc {
 template <typename S>
 void apply_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame<S>& frame,
                         const Vec6<S>& w_base) {
+  require_workspace(model, ws, "apply_frame_wrench");
+  require_frame(model, frame, "apply_frame_wrench");
   const int k = frame.link;
   if (k < 0) return;  // a frame on the base: the base takes the wrench
   joint_poses(model, ws);
@@ -67,6 +69,8 @@ Vec6<S> tool_wrench_in_base(const Mat3<S>& R, const Vec6<S>& w_tool) {
 template <typename S>
 const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions(const Model<S>& model, Workspace<S>& ws,
                                                            ConstVectorRef<S> q) {
+  require_workspace(model, ws, "joint_reactions");
+  require_joint_values(model, "joint_reactions", "q", q);
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& joint = model.joint(i);
     const LinkSpec<S>& link = model.links()[static_cast<std::size_t>(i)];

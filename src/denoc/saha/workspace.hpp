@@ -103,6 +103,23 @@ struct Workspace : KinematicsWorkspace<S> {
   FloatingBaseWorkspace<S> base;
 };
 
+// The workspace was built for `model`: its number of joints and rates, and the per-joint sums a
+// tree's recursions keep (arguments.hpp).
+template <typename S>
+void require_workspace(const Model<S>& model, const Workspace<S>& ws, const char* function) {
+  const std::size_t tree_sums = runs_chain_code(model) ? 0 : static_cast<std::size_t>(model.dof());
+  if (ws.tau.size() != model.dof() || ws.base.tau.size() != model.nv() ||
+      ws.children_mass.size() != tree_sums)
+    wrong_workspace(function);
+}
+
+// The checks of a DeNOC function on a fixed base: the model's kind and the workspace.
+template <typename S>
+void require_fixed_base_call(const Model<S>& model, const Workspace<S>& ws, const char* function) {
+  require_fixed_base(model, function);
+  require_workspace(model, ws, function);
+}
+
 // A matrix of a fixed number of rows and one column per joint, sized at first use (as
 // size_square): later calls only compare sizes.
 template <typename Matrix>
