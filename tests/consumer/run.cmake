@@ -1,6 +1,6 @@
 # ctest: installs the suite from BUILD into a scratch prefix, configures and builds
 # tests/consumer against it with find_package(denoc), and runs the result.
-#   cmake -DBUILD=... -DSOURCE=... -DWORK=... -DROBOT=... -P run.cmake
+#   cmake -DBUILD=... -DSOURCE=... -DWORK=... -DROBOT=... -DURDF=... -P run.cmake
 file(REMOVE_RECURSE ${WORK})
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
@@ -35,6 +35,30 @@ endif()
 step(${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK}/build -DCMAKE_PREFIX_PATH=${WORK}/prefix
      -DCMAKE_BUILD_TYPE=Release)
 step(${CMAKE_COMMAND} --build ${WORK}/build)
-step(${WORK}/build/consumer ${ROBOT})
+step(${WORK}/build/consumer ${ROBOT} ${URDF})
 step(${WORK}/prefix/bin/ridim --version)
+# The same program compiled as a user's controller may be, against the same installed library:
+# for a newer CPU, and with AddressSanitizer. The package carries Eigen's layout of the library's
+# build (cmake/denoc_eigen_abi.cmake); without it both crash. The AVX2 build runs only on a CPU
+# that has it.
+file(READ /proc/cpuinfo cpuinfo)
+set(v3_runs FALSE)
+if(cpuinfo MATCHES " avx2 " AND cpuinfo MATCHES " fma " AND cpuinfo MATCHES " bmi2 ")
+  set(v3_runs TRUE)
+endif()
+foreach(variant x86-64-v3 asan)
+  if(variant STREQUAL "asan")
+    set(flags "-fsanitize=address -fno-omit-frame-pointer")
+  else()
+    set(flags "-march=x86-64-v3")
+  endif()
+  step(${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK}/build-${variant} -DCMAKE_PREFIX_PATH=${WORK}/prefix
+       -DCMAKE_BUILD_TYPE=Release -DDENOC_CONSUMER_ALL_HEADERS=OFF "-DCMAKE_CXX_FLAGS=${flags}")
+  step(${CMAKE_COMMAND} --build ${WORK}/build-${variant})
+  if(variant STREQUAL "x86-64-v3" AND NOT v3_runs)
+    message("not run: this CPU lacks AVX2, FMA or BMI2 (x86-64-v3)")
+  else()
+    step(${WORK}/build-${variant}/consumer ${ROBOT} ${URDF})
+  endif()
+endforeach()
 file(REMOVE_RECURSE ${WORK})

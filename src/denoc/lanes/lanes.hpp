@@ -51,9 +51,12 @@ class Lanes {
   static constexpr int size = static_cast<int>(Simd::size());
   // Eigen's vectors of packs live on Eigen's heap, aligned to EIGEN_MAX_ALIGN_BYTES (malloc's 16
   // bytes when it is 0, as EIGEN_DONT_VECTORIZE makes it): a pack of AVX2 or AVX-512 needs 32 or
-  // 64, and a misaligned one faults.
+  // 64, and a misaligned one faults. The library states its build's value to every program that
+  // links it (cmake/denoc_eigen_abi.cmake), so a file compiled with a wider -march than the
+  // library's stops here: its packs would not be the library's.
   static_assert(alignof(Simd) <= EIGEN_MAX_ALIGN_BYTES || alignof(Simd) <= 16,
-                "Eigen's heap alignment is below a pack's: define EIGEN_MAX_ALIGN_BYTES=64");
+                "Eigen's heap alignment is below a pack's: compile with the -march the denoc "
+                "library was built with (or, building it, define EIGEN_MAX_ALIGN_BYTES=64)");
 
   Lanes() = default;
   // Implicit from any number, broadcast, as double and float are from literals: `S(0)`, `x * 2`,
