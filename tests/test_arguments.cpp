@@ -13,6 +13,7 @@
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/motion/body_motion.hpp"
+#include "denoc/quantities.hpp"
 
 namespace {
 
@@ -151,6 +152,22 @@ TEST(Arguments, ADynamicsBundleOwnsItsModel) {
   denoc::Dynamics<double> sharing(shared);
   EXPECT_EQ(&sharing.model(), shared.get());
   expect_refused([] { denoc::Dynamics<double>(std::shared_ptr<const Model<double>>()); }, {"null"});
+}
+
+// ridim's and the Python module's engines keep their own model too: built from robot files that
+// are gone before the first sample (the sanitizer build would stop on a read of one), their torques
+// and forward dynamics still invert each other.
+TEST(Arguments, TheSampleEnginesKeepTheirOwnModel) {
+  const std::string path = kRobots + "/stanford.yaml";
+  denoc::SampleQuantities torques(denoc::load_robot_file(path), denoc::Quantity::torques,
+                                  denoc::Route::denoc);
+  denoc::ForwardDynamics forward(denoc::load_robot_file(path), denoc::Route::udu);
+  const VecX<double> q = VecX<double>::Constant(6, 0.3), qd = VecX<double>::Constant(6, -0.2);
+  const VecX<double> qdd = VecX<double>::LinSpaced(6, -1, 1);
+  VecX<double> tau(torques.size());
+  torques.evaluate(q, qd, qdd, tau);
+  EXPECT_GT(tau.norm(), 1.0);
+  EXPECT_LT((forward(q, qd, tau) - qdd).norm(), 1e-10);
 }
 
 }  // namespace

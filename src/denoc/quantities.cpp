@@ -163,8 +163,8 @@ std::optional<BodyFrame<double>> choose_frame(Quantity quantity, const std::stri
 
 SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Route route,
                                    const QuantitySettings& settings)
-    : model_(robot.model),
-      dynamics_(robot.model),
+    : dynamics_(robot.model),
+      model_(dynamics_.model()),
       ws_(dynamics_.denoc()),
       quantity_(quantity),
       route_(route),
@@ -174,7 +174,7 @@ SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Ro
       size_(row_size(quantity, robot.model)),
       friction_forces_(VecX<double>::Zero(robot.dof())),
       check_positive_definite_(
-          robot, quantity == Quantity::inverse_mass_matrix || quantity == Quantity::udu) {
+          robot, model_, quantity == Quantity::inverse_mass_matrix || quantity == Quantity::udu) {
   if (LaneDynamics::supports(quantity, route, robot.model))
     lanes_ = std::make_unique<LaneDynamics>(robot.model);
   if (of_motion(quantity)) centroidal_ = std::make_unique<CentroidalWorkspace<double>>(model_);
@@ -368,13 +368,13 @@ void SampleQuantities::with_wrenches(ConstVectorRef<double> q, const AppliedWren
 }
 
 ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool friction)
-    : model_(robot.model),
-      dynamics_(robot.model),
+    : dynamics_(robot.model),
+      model_(dynamics_.model()),
       route_(route),
       friction_(friction && robot.model.has_friction()),
       friction_forces_(VecX<double>::Zero(robot.dof())),
       generalized_(VecX<double>::Zero(robot.model.nv())),
-      check_positive_definite_(robot) {
+      check_positive_definite_(robot, model_, true) {
   check_forward_route(route, robot);
   if (LaneDynamics::supports_forward(route, robot.model)) {
     lanes_ = std::make_unique<LaneDynamics>(robot.model);

@@ -75,7 +75,8 @@ struct QuantitySettings {
 };
 
 // One quantity by one route for one robot, evaluated sample after sample without allocating: the
-// families' workspaces are built once (dynamics.hpp). The robot must outlive it.
+// families' workspaces are built once (dynamics.hpp). It keeps its own copy of the robot's model,
+// so the robot file need not outlive it.
 class SampleQuantities {
  public:
   SampleQuantities(const RobotFile& robot, Quantity quantity, Route route,
@@ -116,9 +117,9 @@ class SampleQuantities {
   void motion_row(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
                   Eigen::Ref<VecX<double>> row);
 
-  const Model<double>& model_;
-  Dynamics<double> dynamics_;
-  Workspace<double>& ws_;  // dynamics_.denoc(): the joint frames, wrench and reactions
+  Dynamics<double> dynamics_;   // owns the model, so that the robot file may go
+  const Model<double>& model_;  // dynamics_.model()
+  Workspace<double>& ws_;       // dynamics_.denoc(): the joint frames, wrench and reactions
   Quantity quantity_;
   Route route_;
   bool friction_;
@@ -155,8 +156,8 @@ class ForwardDynamics {
   void evaluate_samples(int count, const LanePointers& samples, Eigen::Index tau_size);
 
  private:
-  const Model<double>& model_;
-  Dynamics<double> dynamics_;
+  Dynamics<double> dynamics_;   // owns the model, so that the robot file may go
+  const Model<double>& model_;  // dynamics_.model()
   Route route_;
   bool friction_;
   VecX<double> net_, friction_forces_;

@@ -9,10 +9,14 @@
 namespace denoc {
 
 PositiveDefiniteCheck::PositiveDefiniteCheck(const RobotFile& robot, bool needed)
-    : model_(robot.model),
+    : PositiveDefiniteCheck(robot, robot.model, needed) {}
+
+PositiveDefiniteCheck::PositiveDefiniteCheck(const RobotFile& robot, const Model<double>& model,
+                                             bool needed)
+    : model_(model),
       accepted_by_(robot.format == "urdf" ? mention(Parameter::inertia_checks, "warn")
                                           : "the robot file's inertia_checks: warn") {
-  if (robot.check_positive_definite && needed) ws_.emplace(robot.model);
+  if (robot.check_positive_definite && needed) ws_.emplace(model);
 }
 
 void PositiveDefiniteCheck::operator()(double t, ConstVectorRef<double> q) {

@@ -20,6 +20,9 @@ namespace denoc {
 class PositiveDefiniteCheck {
  public:
   explicit PositiveDefiniteCheck(const RobotFile& robot, bool needed = true);
+  // The same on `model`, the robot's model as its caller keeps it (which must outlive the check;
+  // `robot` need not).
+  PositiveDefiniteCheck(const RobotFile& robot, const Model<double>& model, bool needed);
 
   bool on() const { return ws_.has_value(); }
   // From a factorisation of its own at q (the joints' pivots and the floating base's, Eqs. 47-50

@@ -18,10 +18,10 @@ namespace denoc {
 namespace odeint = boost::numeric::odeint;
 
 ChainDynamics::ChainDynamics(const Model<double>& model, Route route, JointForces& forces)
-    : model_(model),
+    : dynamics_(model),
+      model_(dynamics_.model()),
       route_(route),
       forces_(forces),
-      dynamics_(model),
       ws_(dynamics_.denoc()),
       tau_(VecX<double>::Zero(model.dof())),
       qdd_(VecX<double>::Zero(model.nv())),

@@ -184,10 +184,10 @@ class ChainDynamics {
   void lock_rates(MatX<double>& I, VecX<double>& rhs, int offset) const;
   std::size_t rate_index(int i) const;
 
-  const Model<double>& model_;
+  Dynamics<double> dynamics_;   // owns the model, so that the caller's may go
+  const Model<double>& model_;  // dynamics_.model()
   Route route_;
   JointForces& forces_;
-  Dynamics<double> dynamics_;
   Workspace<double>& ws_;  // dynamics_.denoc(): the joint frames, the tool and the locked solve
   VecX<double> tau_;
   VecX<double> qdd_;  // the chosen route's result, copied out of its workspace storage
