@@ -14,8 +14,8 @@
 
 #include "denoc/count/count_operations.hpp"
 #include "denoc/denoc.hpp"
-#include "denoc/lanes/lane_quantities.hpp"
-#include "denoc/quantities.hpp"
+#include "denoc/engine/lane_quantities.hpp"
+#include "denoc/engine/quantities.hpp"
 #include "denoc/simulation/simulation.hpp"
 
 extern "C" {

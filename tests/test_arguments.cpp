@@ -11,9 +11,9 @@
 #include <string>
 
 #include "denoc/denoc.hpp"
+#include "denoc/engine/quantities.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "denoc/motion/body_motion.hpp"
-#include "denoc/quantities.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 #include "cli/rfdsim.hpp"
 #include "cli/ridim.hpp"
-#include "denoc/count/count_quantity.hpp"
+#include "denoc/engine/count_quantity.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "support/cli_support.hpp"
 

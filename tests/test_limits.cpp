@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "denoc/denoc.hpp"
+#include "denoc/engine/quantities.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/quantities.hpp"
 #include "support/cli_support.hpp"
 
 // Whether this build runs under AddressSanitizer (g++ and clang say so differently).

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "cli/wording.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/overrides.hpp"
 #include "denoc/io/robot_file.hpp"
@@ -70,7 +71,7 @@ std::string message_of(const std::string& text, const std::vector<denoc::Overrid
   try {
     denoc::parse_robot_file(text, "arm.yaml", overrides);
   } catch (const denoc::InputError& e) {
-    return e.worded(denoc::Wording::command_line);
+    return e.worded(denoc::command_line_words);
   }
   return "(accepted)";
 }
@@ -99,8 +100,7 @@ TEST(Overrides, ValuesMustBeFiniteNumbers) {
       denoc::parse_override(bad);
       ADD_FAILURE() << bad << " was accepted";
     } catch (const denoc::InputError& e) {
-      EXPECT_NE(e.worded(denoc::Wording::command_line).find("--set links[1].mass"),
-                std::string::npos)
+      EXPECT_NE(e.worded(denoc::command_line_words).find("--set links[1].mass"), std::string::npos)
           << e.what();
     }
   }

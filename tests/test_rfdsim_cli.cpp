@@ -11,10 +11,10 @@
 #include <regex>
 
 #include "denoc/denoc.hpp"
+#include "denoc/engine/run_checks.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/io/run_checks.hpp"
 #include "denoc/simulation/simulation.hpp"
 #include "support/cli_support.hpp"
 #include "support/fixtures.hpp"

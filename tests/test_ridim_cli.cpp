@@ -12,7 +12,7 @@
 #include "denoc/denoc.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/quantities.hpp"
+#include "denoc/engine/quantities.hpp"
 #include "support/cli_support.hpp"
 #include "support/fixtures.hpp"
 

@@ -1,6 +1,6 @@
-// One Route enum and its dispatch (routes.hpp, dynamics.hpp): every route that computes a
-// quantity gives the family's own result through one Dynamics bundle, the names are the command
-// lines', and a route asked for what it does not compute says so.
+// One Route enum and its dispatch (engine/routes.hpp, engine/dynamics.hpp): every route that
+// computes a quantity gives the family's own result through one Dynamics bundle, the names are the
+// command lines', and a route asked for what it does not compute says so.
 #include <gtest/gtest.h>
 
 #include <stdexcept>

@@ -234,7 +234,8 @@ TEST(UduForwardDynamics, TwoArmsOnAFixedBaseAreEachArmAlone) {
             1e-13);
 }
 
-// The routes of dynamics.hpp reach the tree recursions (udu, gibbs-appell) instead of refusing.
+// The routes of engine/dynamics.hpp reach the tree recursions (udu, gibbs-appell) instead of
+// refusing.
 TEST(Routes, UduAndGibbsAppellRunOnTrees) {
   TreeGenerator gen(73);
   const Model<double> model = gen.model(gen.tree({3, 4, 30}));

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cli/wording.hpp"
 #include "denoc/io/describe.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/export.hpp"
@@ -127,7 +128,7 @@ std::string error_of(const std::string& text, const denoc::ChainSelection& chain
   try {
     denoc::parse_urdf(text, "arm.urdf", chain);
   } catch (const denoc::InputError& e) {
-    return e.worded(denoc::Wording::command_line);
+    return e.worded(denoc::command_line_words);
   }
   return "";
 }
@@ -294,7 +295,7 @@ TEST(Urdf, InertiaChecksWarnLetsInPublishedSets) {
   warn.inertia_checks_warn = true;
   const denoc::RobotFile robot = denoc::parse_urdf(bad, "bad.urdf", warn);
   ASSERT_EQ(robot.warnings.size(), 1u);
-  const std::string warning = denoc::worded(robot.warnings[0], denoc::Wording::command_line);
+  const std::string warning = denoc::worded(robot.warnings[0], denoc::command_line_words);
   EXPECT_NE(warning.find("bad.urdf: accepted by --inertia-checks warn, no rigid body "
                          "has link 'l3b': inertial/inertia: principal moments"),
             std::string::npos)
@@ -356,7 +357,7 @@ TEST(Urdf, OverridesReachTheChain) {
       denoc::apply_overrides(bad, {{key, value}});
       ADD_FAILURE() << key << "=" << value << " was accepted";
     } catch (const denoc::InputError& e) {
-      const std::string message = e.worded(denoc::Wording::command_line);
+      const std::string message = e.worded(denoc::command_line_words);
       EXPECT_NE(message.find(expected), std::string::npos) << message;
       EXPECT_NE(std::string(e.what()).find("tilted.urdf"), std::string::npos) << e.what();
     }
@@ -500,7 +501,7 @@ TEST(UrdfTip, MessagesNameTheUrdfLeaves) {
     try {
       denoc::parse_urdf(text, "arm.urdf");
     } catch (const denoc::InputError& e) {
-      return e.worded(denoc::Wording::command_line);
+      return e.worded(denoc::command_line_words);
     }
     return std::string();
   };
@@ -607,7 +608,7 @@ std::string load_error(const std::string& path, const std::vector<denoc::Overrid
   try {
     denoc::load_robot_file(path, overrides, chain);
   } catch (const denoc::InputError& e) {
-    return e.worded(denoc::Wording::command_line);
+    return e.worded(denoc::command_line_words);
   }
   return "";
 }
@@ -668,14 +669,14 @@ TEST(UrdfOverrides, SameVerdictsAsTheRobotYaml) {
         denoc::parse_robot_file(yaml, "tilted.yaml", {{key, value}});
       } catch (const denoc::InputError& e) {
         yaml_accepts = false;
-        yaml_message = e.worded(denoc::Wording::command_line);
+        yaml_message = e.worded(denoc::command_line_words);
       }
       denoc::RobotFile changed = urdf;
       try {
         denoc::apply_overrides(changed, {{key, value}}, warn);
       } catch (const denoc::InputError& e) {
         urdf_accepts = false;
-        urdf_message = e.worded(denoc::Wording::command_line);
+        urdf_message = e.worded(denoc::command_line_words);
       }
       EXPECT_EQ(urdf_accepts, yaml_accepts)
           << "YAML: " << yaml_message << "\nURDF: " << urdf_message;
@@ -762,11 +763,11 @@ TEST(UrdfTip, OneChainWithSeveralEndsIsReadAsThatChain) {
     denoc::frame_or_tool(robot, "", true, "the pose");
     ADD_FAILURE() << "a pose without a frame";
   } catch (const denoc::InputError& e) {
-    EXPECT_EQ(e.worded(denoc::Wording::command_line),
+    EXPECT_EQ(e.worded(denoc::command_line_words),
               "ur5_robot.urdf: the chain ends in 2 links side by side (ee_link, tool0) and none of "
               "them is the tool frame, so the pose needs --frame (a link whose frame it refers "
               "to) or --tip");
-    EXPECT_EQ(e.worded(denoc::Wording::python).find("--"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(denoc::frame_or_tool(robot, "", false, "the pose"));
   // On a floating base too.

@@ -9,16 +9,17 @@
 #include <iostream>
 #include <memory>
 
-#include "denoc/count/count_quantity.hpp"
+#include "cli/wording.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/engine/count_quantity.hpp"
+#include "denoc/engine/quantities.hpp"
+#include "denoc/engine/run_checks.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/frames.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/io/run_checks.hpp"
-#include "denoc/quantities.hpp"
 #include "denoc/simulation/sampled_forces.hpp"
 
 namespace denoc {
@@ -261,7 +262,7 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
                       {options.base_link, options.tip_link, options.inertia_checks == "warn",
                        options.floating_base});
   for (const std::string& warning : robot.warnings)
-    std::cerr << "rfdsim: warning: " << worded(warning, Wording::command_line) << '\n';
+    std::cerr << "rfdsim: warning: " << on_command_line(warning) << '\n';
   check_forward_route(options.algorithm, robot);
   check_options(options);
   wrench_frame(options, robot);    // a bad --frame is refused before any output is opened
@@ -277,7 +278,7 @@ State initial_state(const RfdsimOptions& options, const RobotFile& robot) {
   Eigen::Map<VecX<double>>(x.data(), nq) = initial(options.q0, robot, false, warnings);
   Eigen::Map<VecX<double>>(x.data() + nq, nv) = initial(options.qd0, robot, true, warnings);
   for (const std::string& warning : warnings)
-    std::cerr << "rfdsim: warning: " << worded(warning, Wording::command_line) << '\n';
+    std::cerr << "rfdsim: warning: " << on_command_line(warning) << '\n';
   return x;
 }
 

@@ -53,7 +53,7 @@ struct RfdsimOptions {
   std::string inertia_checks = "strict";  // URDF: --inertia-checks strict|warn (docs/robot-file.md)
   bool floating_base = false;             // URDF: --floating-base (docs/floating-base.md)
   // --count-operations: instead of a simulation, the operations of one forward-dynamics
-  // evaluation at the initial state with no joint forces (count/count_quantity.hpp)
+  // evaluation at the initial state with no joint forces (engine/count_quantity.hpp)
   bool count_operations = false;
 };
 

@@ -9,8 +9,10 @@
 #include <memory>
 #include <sstream>
 
-#include "denoc/count/count_quantity.hpp"
+#include "cli/wording.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/engine/count_quantity.hpp"
+#include "denoc/engine/run_checks.hpp"
 #include "denoc/io/block_reader.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/describe.hpp"
@@ -20,7 +22,6 @@
 #include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/io/run_checks.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
@@ -407,13 +408,13 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
                       {options.base_link, options.tip_link, options.inertia_checks == "warn",
                        options.floating_base});
   for (const std::string& warning : robot.warnings)
-    std::cerr << "ridim: warning: " << worded(warning, Wording::command_line) << '\n';
+    std::cerr << "ridim: warning: " << on_command_line(warning) << '\n';
   if (!options.export_dh.empty() && options.export_path.empty())
     throw InputError("--dh: applies only with --export");
   if (options.describe) {  // to -o when given, checked like every output
     std::ostringstream text;
     describe_robot(text, robot);
-    const std::string described = worded(text.str(), Wording::command_line);
+    const std::string described = on_command_line(text.str());
     Output output(options.output, standard_output);
     output.write(described.data(), described.size());
     output.close();

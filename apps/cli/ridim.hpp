@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "cli/progress.hpp"
+#include "denoc/engine/quantities.hpp"
+#include "denoc/engine/routes.hpp"
 #include "denoc/io/overrides.hpp"
 #include "denoc/model/model.hpp"
-#include "denoc/quantities.hpp"
-#include "denoc/routes.hpp"
 
 namespace denoc {
 
@@ -43,7 +43,7 @@ struct RidimOptions {
   // given
   bool describe = false;
   // --count-operations: instead of the rows, the operations of one evaluation at the first sample
-  // (count/count_quantity.hpp)
+  // (engine/count_quantity.hpp)
   bool count_operations = false;
 };
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/signals.hpp"
+#include "cli/wording.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/output.hpp"
 
@@ -29,11 +30,11 @@ int run_body(const char* program, const std::function<void()>& body, bool& refus
   } catch (const InputError& e) {
     // What was written before the failure goes out before the message says why it stopped.
     std::cout.flush();
-    std::cerr << program << ": " << e.worded(Wording::command_line) << '\n';
+    std::cerr << program << ": " << e.worded(command_line_words) << '\n';
     return 2;
   } catch (const RunError& e) {
     std::cout.flush();
-    std::cerr << program << ": " << e.worded(Wording::command_line) << '\n';
+    std::cerr << program << ": " << e.worded(command_line_words) << '\n';
     return 1;
   } catch (const std::exception& e) {
     std::cout.flush();

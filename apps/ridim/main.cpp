@@ -36,7 +36,7 @@ std::string ignored_option(const CLI::App& app, const denoc::RidimOptions& optio
   return "";
 }
 
-// --count-operations counts the algorithm alone (count/count_quantity.hpp): an external wrench
+// --count-operations counts the algorithm alone (engine/count_quantity.hpp): an external wrench
 // would not be in the counts, so it is refused rather than silently left out.
 std::string ignored_by_count(const CLI::App& app, const denoc::RidimOptions& options) {
   if (!options.count_operations) return "";

@@ -5,6 +5,7 @@
 #include "denoc/io/errors.hpp"
 #include "denoc/version.hpp"
 #include "robot.hpp"
+#include "wording.hpp"
 
 namespace denoc::python {
 void bind_simulate(py::module_& m);
@@ -21,9 +22,9 @@ PYBIND11_MODULE(_denoc, m) {
     try {
       if (thrown) std::rethrow_exception(thrown);
     } catch (const denoc::InputError& e) {
-      input_error(e.worded(denoc::Wording::python).c_str());
+      input_error(e.worded(denoc::python::python_words).c_str());
     } catch (const denoc::RunError& e) {
-      compute_error(e.worded(denoc::Wording::python).c_str());
+      compute_error(e.worded(denoc::python::python_words).c_str());
     }
   });
   m.attr("__version__") = DENOC_VERSION;

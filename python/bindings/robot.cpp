@@ -1,16 +1,17 @@
 // denoc.Robot (docs/python.md): a robot file loaded as the apps load it, and the quantities of
-// SampleQuantities (denoc/quantities.hpp) and ForwardDynamics evaluated on one sample or a batch.
-// Each robot keeps, per quantity and route, one workspace per thread a batch has used, built at
-// its first use and locked while a call runs, so that Python threads may share a robot.
+// SampleQuantities (denoc/engine/quantities.hpp) and ForwardDynamics evaluated on one sample or a
+// batch. Each robot keeps, per quantity and route, one workspace per thread a batch has used, built
+// at its first use and locked while a call runs, so that Python threads may share a robot.
 #include "robot.hpp"
 
 #include <pybind11/stl.h>
 
-#include "denoc/count/count_quantity.hpp"
+#include "denoc/engine/count_quantity.hpp"
 #include "denoc/io/frames.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/overrides.hpp"
 #include "denoc/io/urdf.hpp"
+#include "wording.hpp"
 
 namespace denoc::python {
 
@@ -383,7 +384,7 @@ void bind_robot(py::module_& m) {
                              [](const Robot& r) {
                                std::vector<std::string> lines;
                                for (const std::string& w : r.file().warnings)
-                                 lines.push_back(worded(w, Wording::python));
+                                 lines.push_back(in_python(w));
                                return lines;
                              })
       .def_property_readonly("gravity_vector",

@@ -13,8 +13,8 @@
 #include <tuple>
 #include <vector>
 
+#include "denoc/engine/quantities.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/quantities.hpp"
 #include "samples.hpp"
 
 namespace denoc::python {

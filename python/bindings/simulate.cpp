@@ -7,10 +7,10 @@
 
 #include <cmath>
 
+#include "denoc/engine/quantities.hpp"
+#include "denoc/engine/run_checks.hpp"
 #include "denoc/io/frames.hpp"
 #include "denoc/io/number.hpp"
-#include "denoc/io/run_checks.hpp"
-#include "denoc/quantities.hpp"
 #include "denoc/simulation/sampled_forces.hpp"
 #include "robot.hpp"
 

@@ -1,7 +1,7 @@
 // The core library in one include.
 #pragma once
 
-#include "denoc/dynamics.hpp"
+#include "denoc/engine/dynamics.hpp"
 #include "denoc/floating/floating_convective_inertia.hpp"
 #include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
@@ -36,7 +36,7 @@ namespace denoc {
       const Model<S>&, GibbsAppellWorkspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>,      \
       ConstVectorRef<S>);
 
-// The floating-base routes (floating/) and the dispatch on a Route (dynamics.hpp), part of
+// The floating-base routes (floating/) and the dispatch on a Route (engine/dynamics.hpp), part of
 // DENOC_ALGORITHMS below: declared extern so that the apps and tests that call them do not each
 // compile the routes behind them again.
 #define DENOC_FLOATING_ALGORITHMS(KEYWORD, S)                                                      \

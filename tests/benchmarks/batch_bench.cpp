@@ -10,8 +10,8 @@
 #include <iostream>
 #include <string>
 
+#include "denoc/engine/quantities.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/quantities.hpp"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "denoc/denoc.hpp"
+#include "denoc/engine/lane_quantities.hpp"
+#include "denoc/engine/quantities.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/lanes/lane_quantities.hpp"
-#include "denoc/quantities.hpp"
 
 namespace {
 

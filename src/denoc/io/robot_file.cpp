@@ -582,8 +582,8 @@ RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
   if (root["initial"]) read_initial(reader, root["initial"], robot);
   if (root["trajectory"] && robot.floating_base)
     reader.fail("trajectory", root["trajectory"],
-                "a cycloidal trajectory moves the joints only; with a floating base give ridim a "
-                "trajectory CSV with the base's columns");
+                "a cycloidal trajectory moves the joints only, and this robot's base floats: its "
+                "trajectory needs the base's columns, which only a trajectory CSV holds");
   if (root["trajectory"]) read_trajectory(reader, root["trajectory"], robot);
   return robot;
 }

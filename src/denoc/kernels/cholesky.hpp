@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "denoc/model/spatial.hpp"
+#include "denoc/kernels/matrix_types.hpp"
 
 namespace denoc {
 

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "denoc/model/spatial.hpp"
+#include "denoc/kernels/matrix_types.hpp"
 
 namespace denoc {
 

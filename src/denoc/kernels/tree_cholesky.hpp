@@ -12,7 +12,7 @@
 // them.
 #pragma once
 
-#include "denoc/model/spatial.hpp"
+#include "denoc/kernels/matrix_types.hpp"
 
 namespace denoc {
 

@@ -11,20 +11,9 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
-namespace denoc {
+#include "denoc/kernels/matrix_types.hpp"
 
-template <typename S>
-using Vec3 = Eigen::Matrix<S, 3, 1>;
-template <typename S>
-using Mat3 = Eigen::Matrix<S, 3, 3>;
-template <typename S>
-using Vec6 = Eigen::Matrix<S, 6, 1>;
-template <typename S>
-using Mat6 = Eigen::Matrix<S, 6, 6>;
-template <typename S>
-using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
-template <typename S>
-using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+namespace denoc {
 
 template <typename S>
 inline auto angular(Vec6<S>& x) {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "denoc/dynamics.hpp"
+#include "denoc/engine/dynamics.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/model/spatial.hpp"
 #include "denoc/simulation/ground_contact.hpp"

@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "denoc/engine/routes.hpp"
 #include "denoc/floating/floating_convective_inertia.hpp"
 #include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
-#include "denoc/routes.hpp"
 #include "denoc/saha/convective_inertia.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"

@@ -1,4 +1,4 @@
-#include "denoc/quantities.hpp"
+#include "denoc/engine/quantities.hpp"
 
 #include <algorithm>
 #include <stdexcept>

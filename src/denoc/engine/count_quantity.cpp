@@ -1,4 +1,4 @@
-#include "denoc/count/count_quantity.hpp"
+#include "denoc/engine/count_quantity.hpp"
 
 #include "denoc/count/count_operations.hpp"
 #include "denoc/motion/centre_of_mass.hpp"

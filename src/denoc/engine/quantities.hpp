@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "denoc/dynamics.hpp"
+#include "denoc/engine/dynamics.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/io/run_checks.hpp"
-#include "denoc/lanes/lane_quantities.hpp"
+#include "denoc/engine/run_checks.hpp"
+#include "denoc/engine/lane_quantities.hpp"
 #include "denoc/motion/centre_of_mass.hpp"
 
 namespace denoc {
@@ -98,7 +98,7 @@ class SampleQuantities {
   void evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
                 Eigen::Ref<VecX<double>> row, const AppliedWrench* wrenches, int count);
   // Samples evaluated per call of evaluate_samples: a pack's width where the quantity, route
-  // and robot allow packs (lanes/lane_quantities.hpp), else 1.
+  // and robot allow packs (lane_quantities.hpp), else 1.
   int samples_per_call() const { return lanes_ ? LaneDynamics::width : 1; }
   // Up to samples_per_call() samples at once, without a wrench: sample k's q, qd and qdd at
   // samples.q[k], qd[k], qdd[k], its row into samples.out[k]. The rows are evaluate's (within

@@ -1,6 +1,6 @@
-#include "denoc/lanes/lane_quantities.hpp"
+#include "denoc/engine/lane_quantities.hpp"
 
-#include "denoc/quantities.hpp"
+#include "denoc/engine/quantities.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"

@@ -1,4 +1,4 @@
-#include "denoc/io/run_checks.hpp"
+#include "denoc/engine/run_checks.hpp"
 
 #include <charconv>
 

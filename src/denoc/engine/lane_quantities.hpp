@@ -9,9 +9,9 @@
 
 #include <cstddef>
 
+#include "denoc/engine/routes.hpp"
 #include "denoc/lanes/lanes.hpp"
 #include "denoc/model/model.hpp"
-#include "denoc/routes.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "denoc/count/counted.hpp"
+#include "denoc/engine/quantities.hpp"
+#include "denoc/engine/routes.hpp"
 #include "denoc/model/model.hpp"
-#include "denoc/quantities.hpp"
-#include "denoc/routes.hpp"
 
 namespace denoc {
 
