@@ -506,14 +506,16 @@ TEST_F(FloatingCli, InitialStateChecks) {
 
   r = rfdsim(args + "--q0 0,0,0,0,0,0,1.1," + joints + " -o out.csv");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--q0: value 7 (base_qw): the base quaternion base_qx..base_qw (values "
-                       "4-7) has norm 1.1, which differs from 1 by more than 1e-6"),
+  EXPECT_NE(r.err.find("--q0: values 4-7: the base quaternion base_qx..base_qw has norm 1.1, "
+                       "which differs from 1 by more than 1e-6"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "out.csv"));
   r = rfdsim(args + "--q0 0,0,0,0,0,0,0," + joints);
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--q0: value 7 (base_qw)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--q0: values 4-7: the base quaternion base_qx..base_qw has norm 0,"),
+            std::string::npos)
+      << r.err;
 
   // Within 1e-6: normalised, the first row's quaternion of unit norm.
   r = rfdsim(args + "--q0 0,0,0,0.6,0,0,0.8000004," + joints);

@@ -14,6 +14,7 @@
 #include "denoc/engine/count_quantity.hpp"
 #include "denoc/engine/quantities.hpp"
 #include "denoc/engine/run_checks.hpp"
+#include "denoc/io/base_quaternion.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/frames.hpp"
@@ -147,11 +148,8 @@ double joint_value_in_si(const JointValue& given, const RobotFile& robot, int i,
 // A floating base's quaternion among the --q0 values, normalised; InputError when its norm differs
 // from 1 by more than 1e-6 (docs/floating-base.md).
 void normalise_q0_quaternion(Eigen::Ref<VecX<double>> q) {
-  const double norm = q.segment<4>(3).norm();
-  require(near_unit_norm(norm),
-          "--q0: value 7 (base_qw): the base quaternion base_qx..base_qw (values 4-7) has norm " +
-              shortest(norm) + ", which differs from 1 by more than 1e-6");
-  q.segment<4>(3) /= norm;
+  const auto fact = normalise_base_quaternion(q.segment<4>(3));
+  require(!fact, "--q0: values 4-7: " + fact.value_or(""));
 }
 
 // q0 or qd0: the command line's values, else the robot file's, else zero (with a floating base,

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "denoc/io/base_quaternion.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/model/model.hpp"
 
@@ -72,12 +73,8 @@ Shape check_samples(std::initializer_list<const Samples*> arguments) {
 }
 
 void normalise_base_quaternion(Eigen::Ref<VecX<double>> q, const std::string& where) {
-  const double norm = q.segment<4>(3).norm();
-  if (!near_unit_norm(norm)) {
-    throw InputError(where + ": the base quaternion (entries 3-6, x y z w) has norm " +
-                     shortest(norm) + ", which differs from 1 by more than 1e-6");
-  }
-  q.segment<4>(3) /= norm;
+  if (const auto fact = denoc::normalise_base_quaternion(q.segment<4>(3)))
+    throw InputError(where + ": entries 3-6: " + *fact);
 }
 
 int batch_threads(const Shape& shape, int threads) {

@@ -54,7 +54,7 @@ def test_a_floating_base_quaternion_far_from_unit_norm_is_refused():
     robot = denoc.Robot(ROBOTS / "space_manipulator.yaml")
     q = np.tile(robot.initial_q, (3, 1))
     q[1, 3:7] = [0, 0, 0, 2]
-    with pytest.raises(denoc.InputError, match="q: sample 1: the base quaternion .* has norm 2"):
+    with pytest.raises(denoc.InputError, match="q: sample 1: entries 3-6: the base quaternion .* has norm 2"):
         robot.gravity(q)
     q[1, 3:7] = [0, 0, 0, 1 + 1e-9]  # within 1e-6: normalised, as ridim does
     np.testing.assert_array_equal(robot.gravity(q)[1], robot.gravity(q[0]))

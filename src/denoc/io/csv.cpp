@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "denoc/io/base_quaternion.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/number.hpp"
 #include "denoc/io/output.hpp"
@@ -261,15 +262,10 @@ std::vector<std::string> base_column_names(const std::string& prefix) {
   return {"base_dvx", "base_dvy", "base_dvz", "base_dwx", "base_dwy", "base_dwz"};
 }
 
-void normalise_base_quaternion(const CsvReader& reader, Eigen::Ref<VecX<double>> quaternion,
+void normalise_base_quaternion(const CsvReader& reader, Eigen::Ref<Eigen::Vector4d> quaternion,
                                std::size_t qw_column) {
-  const double norm = quaternion.norm();
-  if (!near_unit_norm(norm)) {
-    reader.fail("column " + std::to_string(qw_column) +
-                " (base_qw): the base quaternion base_qx..base_qw has norm " + shortest(norm) +
-                ", which differs from 1 by more than 1e-6");
-  }
-  quaternion /= norm;
+  if (const auto fact = denoc::normalise_base_quaternion(quaternion))
+    reader.fail("column " + std::to_string(qw_column) + " (base_qw): " + *fact);
 }
 
 StateColumns state_columns(const std::vector<std::string>& prefixes, int n, bool floating) {

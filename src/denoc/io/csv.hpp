@@ -82,7 +82,7 @@ StateColumns state_columns(const std::vector<std::string>& prefixes, int n, bool
 // A floating base's quaternion (x, y, z, w) read in the current row of `reader`, normalised in
 // place; InputError naming the line and the column base_qw (column `qw_column`, 1-based) when its
 // norm differs from 1 by more than 1e-6 (docs/floating-base.md).
-void normalise_base_quaternion(const CsvReader& reader, Eigen::Ref<VecX<double>> quaternion,
+void normalise_base_quaternion(const CsvReader& reader, Eigen::Ref<Eigen::Vector4d> quaternion,
                                std::size_t qw_column);
 // The base's columns that come before p1..pn for the prefix p ("q", "qd" or "qdd").
 std::vector<std::string> base_column_names(const std::string& prefix);

@@ -12,6 +12,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include "denoc/io/base_quaternion.hpp"
 #include "denoc/io/drive_check.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/inertia_check.hpp"
@@ -289,12 +290,8 @@ void read_initial(const Reader& reader, const YamlNode& node, RobotFile& robot) 
   if (node["q"]) {
     robot.initial_q = joints(reader.vector(node["q"], "initial.q", nq));
     if (robot.floating_base) {
-      const double norm = robot.initial_q->segment<4>(3).norm();
-      if (!near_unit_norm(norm))
-        reader.fail("initial.q", node["q"],
-                    "the base quaternion base_qx..base_qw (values 4-7) has norm " + shortest(norm) +
-                        ", which differs from 1 by more than 1e-6");
-      robot.initial_q->segment<4>(3) /= norm;
+      if (const auto fact = normalise_base_quaternion(robot.initial_q->segment<4>(3)))
+        reader.fail("initial.q", node["q"], "values 4-7: " + *fact);
     }
   }
   if (node["qd"]) robot.initial_qd = joints(reader.vector(node["qd"], "initial.qd", nv));

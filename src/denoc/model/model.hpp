@@ -86,13 +86,6 @@ struct Drive {
 // A rigid body given by its mass, mass centre and inertia about it, in the frame it is fixed to:
 // the payload on the tool frame (docs/robot-file.md; mass 0: no payload), or the free-floating
 // base body in the base frame (docs/floating-base.md).
-// A floating base's quaternion read from input may differ from unit norm by this much, and is
-// then normalised; more is an input error (docs/floating-base.md).
-constexpr double kQuaternionNormTolerance = 1e-6;
-inline bool near_unit_norm(double norm) {
-  return std::abs(norm - 1) <= kQuaternionNormTolerance;  // false for NaN too
-}
-
 template <typename S>
 struct RigidBody {
   S mass = 0;
