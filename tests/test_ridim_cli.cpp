@@ -3,6 +3,7 @@
 // docs/errors.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -10,9 +11,9 @@
 #include <random>
 
 #include "denoc/denoc.hpp"
+#include "denoc/engine/quantities.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/engine/quantities.hpp"
 #include "support/cli_support.hpp"
 #include "support/fixtures.hpp"
 
@@ -174,6 +175,29 @@ TEST_F(RidimCli, EveryQuantityEqualsTheLibrary) {
       for (Eigen::Index i = 0; i < expected.size(); ++i) {
         EXPECT_EQ(row[static_cast<std::size_t>(i) + 1], expected.data()[i]) << option;
       }
+    }
+  }
+}
+
+// One table lays out every quantity's row (engine/quantities.hpp): the columns ridim writes are as
+// many as the entries the library computes, on a fixed and on a floating base, and each is named
+// once.
+TEST(Quantities, EachRowHasAsManyColumnsAsEntries) {
+  for (const char* name : {"planar3.yaml", "stanford.yaml", "space_manipulator.yaml"}) {
+    const denoc::RobotFile robot =
+        denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/" + name);
+    const int n = robot.model.dof();
+    for (const auto& [quantity_name, quantity] : denoc::quantity_names()) {
+      const std::vector<std::string> columns =
+          denoc::quantity_columns(quantity, n, robot.model.floating());
+      const denoc::SampleQuantities sample(robot, quantity,
+                                           denoc::choose_route(quantity, std::nullopt, robot));
+      EXPECT_EQ(static_cast<Eigen::Index>(columns.size()), sample.size())
+          << name << ": " << quantity_name;
+      std::vector<std::string> sorted = columns;
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end())
+          << name << ": " << quantity_name << " names a column twice";
     }
   }
 }

@@ -38,101 +38,11 @@ int rows_per_block(int columns) {
   return std::clamp(32768 / columns, LaneDynamics::width, 1024);
 }
 
-// The base's generalized forces, first with a floating base (docs/floating-base.md).
-const std::vector<std::string>& base_force_names() {
-  static const std::vector<std::string> names = {"base_fx", "base_fy", "base_fz",
-                                                 "base_nx", "base_ny", "base_nz"};
-  return names;
-}
-
-// The columns of `quantity` for n joints; with a floating base the vectors start with the base's
-// six forces and the matrices are (6 + n) x (6 + n) (docs/floating-base.md).
+// t, then the columns of `quantity` (docs/csv.md).
 std::vector<std::string> output_header(Quantity quantity, int n, bool floating) {
   std::vector<std::string> names{"t"};
-  const int nv = floating ? n + 6 : n;
-  auto numbered = [&](const std::string& prefix) {
-    if (floating) {
-      for (const std::string& base : base_force_names())
-        names.push_back(quantity == Quantity::torques ? base : prefix + "_" + base);
-    }
-    for (int i = 1; i <= n; ++i)
-      names.push_back(prefix + std::to_string(i));
-  };
-  auto matrix = [&](const std::string& prefix) {
-    for (int i = 1; i <= nv; ++i) {
-      for (int j = 1; j <= nv; ++j) {
-        names.push_back(prefix + "_" + std::to_string(i) + "_" + std::to_string(j));
-      }
-    }
-  };
-  auto rectangle = [&](const std::string& prefix, int rows) {  // rows x nv
-    for (int i = 1; i <= rows; ++i) {
-      for (int j = 1; j <= nv; ++j)
-        names.push_back(prefix + "_" + std::to_string(i) + "_" + std::to_string(j));
-    }
-  };
-  switch (quantity) {
-    case Quantity::torques:
-      numbered("tau");
-      break;
-    case Quantity::mass_matrix:
-      matrix("M");
-      break;
-    case Quantity::inverse_mass_matrix:
-      matrix("Minv");
-      break;
-    case Quantity::bias:
-      numbered("h");
-      break;
-    case Quantity::gravity:
-      numbered("g");
-      break;
-    case Quantity::pose:
-      for (const char* x : {"x", "y", "z"})
-        names.push_back(x);
-      for (int i = 1; i <= 3; ++i) {
-        for (int j = 1; j <= 3; ++j)
-          names.push_back("R_" + std::to_string(i) + "_" + std::to_string(j));
-      }
-      break;
-    case Quantity::jacobian:
-      rectangle("J", 6);
-      break;
-    case Quantity::reactions:
-      for (int i = 1; i <= n; ++i) {
-        for (const char* part : {"f", "n"}) {
-          for (const char* axis : {"_x", "_y", "_z"})
-            names.push_back(part + std::to_string(i) + axis);
-        }
-      }
-      break;
-    case Quantity::coriolis:
-      matrix("C");
-      break;
-    case Quantity::udu:
-      matrix("U");
-      for (int i = 1; i <= nv; ++i)
-        names.push_back("D_" + std::to_string(i));
-      break;
-    case Quantity::frame_velocity:
-      names.insert(names.end(), {"vx", "vy", "vz", "wx", "wy", "wz"});
-      break;
-    case Quantity::frame_acceleration:
-      names.insert(names.end(), {"ax", "ay", "az", "alpha_x", "alpha_y", "alpha_z"});
-      break;
-    case Quantity::com:
-      names.insert(names.end(), {"mass", "com_x", "com_y", "com_z", "com_vx", "com_vy", "com_vz"});
-      break;
-    case Quantity::com_jacobian:
-      rectangle("Jc", 3);
-      break;
-    case Quantity::centroidal_momentum:
-      names.insert(names.end(), {"hg_x", "hg_y", "hg_z", "kg_x", "kg_y", "kg_z"});
-      break;
-    case Quantity::centroidal_matrix:
-      rectangle("Ag", 6);
-      break;
-  }
+  const std::vector<std::string> columns = quantity_columns(quantity, n, floating);
+  names.insert(names.end(), columns.begin(), columns.end());
   return names;
 }
 

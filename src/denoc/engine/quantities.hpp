@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "denoc/engine/dynamics.hpp"
-#include "denoc/io/robot_file.hpp"
-#include "denoc/engine/run_checks.hpp"
 #include "denoc/engine/lane_quantities.hpp"
+#include "denoc/engine/run_checks.hpp"
+#include "denoc/io/robot_file.hpp"
 #include "denoc/motion/centre_of_mass.hpp"
 
 namespace denoc {
@@ -42,6 +42,11 @@ enum class Quantity {
 // The quantities of a frame (the tool frame unless one is chosen): pose, jacobian and the frame's
 // velocity and acceleration.
 bool takes_frame(Quantity quantity);
+
+// The columns of a row of `quantity` after t (docs/csv.md), for n joints: with a floating base
+// the vectors start with the base's six forces and the matrices are (6 + n) x (6 + n)
+// (docs/floating-base.md). SampleQuantities::size() is their number.
+std::vector<std::string> quantity_columns(Quantity quantity, int n, bool floating);
 
 // The names accepted by ridim --quantity, and the Quantity each selects.
 const std::vector<std::pair<std::string, Quantity>>& quantity_names();
