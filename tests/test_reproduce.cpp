@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <random>
 #include <sstream>
 
 #include "denoc/io/csv.hpp"
@@ -377,6 +378,53 @@ TEST(ReproduceLeePuma, AppendixNotReproducedPinned) {
   const MatX<double> residual = lee_puma_M() * lee_puma_Minv() - MatX<double>::Identity(6, 6);
   EXPECT_GT(residual.cwiseAbs().maxCoeff(), 0.05);
   EXPECT_LT(residual.cwiseAbs().maxCoeff(), 0.2);
+}
+
+// Why no parameter set can: on the arm of the printed frames joint 6 turns about joint 5's line
+// (Table I's last row has beta = b = c = 0), so M_56 = M_66 for every mass and inertia of link 6,
+// and the printed frames agree (their z_5 and z_6 coincide to the printed decimals). The Appendix
+// prints M_56 = 0.0002 and M_66 = 0.0004: 2e-4 apart, where two four-decimal entries allow 1e-4.
+// The paper's kinetic energy (Eq. 9) is the links' alone, with no rotor to add to M_66 only.
+TEST(ReproduceLeePuma, PrintedWristEntriesContradictThePrintedFrames) {
+  const RobotFile akb = load_robot_file(DENOC_ROBOTS_DIR "/puma560_akb.yaml");
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> uniform(0.1, 2.0);
+  for (int trial = 0; trial < 5; ++trial) {
+    std::vector<DhLink<double>> inertial = akb.dh;
+    for (DhLink<double>& link : inertial) {  // any masses and inertias, the frames' centres
+      link.mass = uniform(random);
+      // I = tr(S) 1 - S from second moments S = R diag(s) R^T, s > 0: a rigid body's inertia.
+      const Vec3<double> s(uniform(random), uniform(random), uniform(random));
+      const Mat3<double> R =
+          Eigen::Quaterniond(uniform(random), uniform(random), uniform(random), uniform(random))
+              .normalized()
+              .toRotationMatrix();
+      link.inertia =
+          R * (s.sum() * Mat3<double>::Identity() - Mat3<double>(s.asDiagonal())) * R.transpose();
+    }
+    const Model<double> arm = lee_puma_geometry(inertial);
+    const MatX<double> M = compare_with_lee_puma(arm).M;
+    EXPECT_NEAR(M(4, 5), M(5, 5), 1e-14 * M.norm()) << "trial " << trial;
+    EXPECT_GT(M(5, 5), 0.01);  // not equal by being zero
+  }
+  const LeePumaWrist wrist = lee_puma_printed_wrist();
+  EXPECT_LT(wrist.axis_angle, 1e-3);     // rad: the printed z_5 and z_6 are one axis
+  EXPECT_LT(wrist.line_distance, 1e-3);  // m: and one line, to the printed millimetre
+  const MatX<double> P = lee_puma_M();
+  EXPECT_NEAR(P(5, 5) - P(4, 5), 2e-4, 1e-12);
+  EXPECT_GT(P(5, 5) - P(4, 5), 1e-4 + 1e-12);  // beyond the rounding of the two entries
+}
+
+// And the fourth column: on the printed frames' arm, with the frames' mass centres, M_24 - M_14 =
+// 0.1445 needs sum_k m_k d_k >= 0.33 kg m over links 4-6 (d_k: a centre's distance from axis 4),
+// while M_22 = 2.8533 allows at most 0.18: no nonnegative masses and positive semidefinite
+// inertias (rotors or not) give the printed M (docs/papers.md).
+TEST(ReproduceLeePuma, PrintedFourthColumnNeedsMoreMassThanM22Allows) {
+  const LeePumaColumn4 bound = lee_puma_column4_bound();
+  EXPECT_LT(bound.axes_1_2_angle, 1e-12);  // the rotational terms cancel exactly
+  EXPECT_NEAR(bound.needed, 0.3344, 1e-3);
+  EXPECT_NEAR(bound.allowed, 0.1833, 1e-3);
+  EXPECT_LT(1.7 * bound.allowed, bound.needed);
 }
 
 // With the joint forces a smooth function of t (LineTorques: inverse kinematics and dynamics at

@@ -11,6 +11,7 @@
 // masses and inertias "adapted from Ref. [29]" are not printed.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -78,6 +79,66 @@ inline Model<double> lee_puma_geometry(const std::vector<DhLink<double>>& inerti
     rows[i].com = T.R.transpose() * (Vec3<double>(Tc[i].col(3)) - T.p);
   }
   return Model<double>(links_from_dh(DhConvention::modified, rows), Vec3<double>(0, 0, -9.81));
+}
+
+// What the printed frames say of the wrist: the angle (rad) between the axes z_5 and z_6 of
+// T_5^c and T_6^c, and the distance (m) between the two lines, each through its frame's origin
+// (both mass centres lie on their joint's axis). Table I's last row (beta_6 = b_6 = c_6 = 0)
+// puts joint 6 on joint 5's line, so that S_5 = S_6 and M_56 = S_5^T M~_6 S_6 = M_66 whatever
+// link 6's mass and inertia (Eq. 9 has no rotors to add to M_66 alone).
+struct LeePumaWrist {
+  double axis_angle = 0;
+  double line_distance = 0;
+};
+
+inline LeePumaWrist lee_puma_printed_wrist() {
+  const auto Tc = lee_puma_Tc();
+  const Vec3<double> z5 = Tc[4].col(2).normalized(), z6 = Tc[5].col(2).normalized();
+  LeePumaWrist wrist;
+  wrist.axis_angle = std::atan2(cross(z5, z6).norm(), z5.dot(z6));
+  wrist.line_distance = cross(Vec3<double>(Tc[4].col(3) - Tc[5].col(3)), z6).norm();
+  return wrist;
+}
+
+// The Appendix's fourth column against its M_22, on the arm of the printed frames, with the mass
+// centres c_k of links 4-6 where T_k^c puts them. Axes 1 and 2 are parallel there (z_1 = z_2 = z,
+// the lines 0.4318 m apart), so the links' rotational terms cancel from
+//   M_24 - M_14 = sum_k m_k (z x (o_1 - o_2)) . (z_4 x (c_k - o_4)),   k = 4, 5, 6,
+// which needs sum_k m_k d_k >= (M_24 - M_14) / |o_1 - o_2|, d_k the distance of c_k from axis 4.
+// But M_22 >= sum_k m_k D_k^2, D_k the distance of c_k from axis 2 (each link's inertia adds a
+// term >= 0, a rotor too), so sum_k m_k d_k <= max_k (d_k / D_k^2) M_22. `needed` and `allowed`
+// are those two bounds, each taken at the printed values' rounding (M's 5e-5, the centres'
+// 5e-4 m) in the direction that favours a fit; no nonnegative masses and positive semidefinite
+// inertias give the printed M when allowed < needed.
+struct LeePumaColumn4 {
+  double axes_1_2_angle = 0;  // rad, on the arm
+  double needed = 0;          // kg m: sum_k m_k d_k at least this
+  double allowed = 0;         // kg m: and at most this
+};
+
+inline LeePumaColumn4 lee_puma_column4_bound() {
+  const Model<double> arm = lee_puma_geometry(std::vector<DhLink<double>>(6));
+  KinematicsWorkspace<double> ws(arm.dof());
+  const VecX<double> q = VecX<double>::Constant(6, std::acos(-1.0) / 3);
+  tool_pose(arm, ws, q);
+  const auto Tc = lee_puma_Tc();
+  const MatX<double> P = lee_puma_M();
+  const Vec3<double> z1 = ws.R_base[0].col(2), z2 = ws.R_base[1].col(2), z4 = ws.R_base[3].col(2);
+  LeePumaColumn4 bound;
+  bound.axes_1_2_angle = std::atan2(cross(z1, z2).norm(), z1.dot(z2));
+  const double gap = cross(z2, Vec3<double>(ws.o_base[0] - ws.o_base[1])).norm();
+  bound.needed = (P(1, 3) - P(0, 3) - 2 * 5e-5) / gap;
+  double ratio = 0;
+  for (std::size_t k = 3; k < 6; ++k) {
+    const Vec3<double> c = Tc[k].col(3);
+    // Each printed coordinate within 5e-4 m: the centre within sqrt(3) 5e-4 of where it reads.
+    const double slack = std::sqrt(3.0) * 5e-4;
+    const double d = cross(z4, Vec3<double>(c - ws.o_base[3])).norm() + slack;
+    const double D = cross(z2, Vec3<double>(c - ws.o_base[1])).norm() - slack;
+    ratio = std::max(ratio, d / (D * D));
+  }
+  bound.allowed = ratio * (P(1, 1) + 5e-5);
+  return bound;
 }
 
 struct LeePumaComparison {

@@ -279,6 +279,15 @@ int leepuma(const std::string& corke_path, const std::string& akb_path,
   std::cout << "paper_M_Minv_minus_I,"
             << (P * Pi - MatX<double>::Identity(6, 6)).cwiseAbs().maxCoeff()
             << "\npaper_M_inverse_rel_diff," << (P.inverse() - Pi).norm() / Pi.norm() << '\n';
+  // The printed wrist: joints 5 and 6 on one line, so M_56 = M_66 on the frames' arm.
+  const LeePumaWrist wrist = lee_puma_printed_wrist();
+  const MatX<double> M_lee = compare_with_lee_puma(lee).M;
+  std::cout << "frames_axis_5_6_angle," << wrist.axis_angle << "\nframes_axis_5_6_distance,"
+            << wrist.line_distance << "\nframes_arm_M56_minus_M66," << M_lee(4, 5) - M_lee(5, 5)
+            << '\n';
+  const LeePumaColumn4 column4 = lee_puma_column4_bound();
+  std::cout << "column4_needed," << column4.needed << "\ncolumn4_allowed," << column4.allowed
+            << '\n';
   return 0;
 }
 
