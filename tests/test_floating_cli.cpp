@@ -346,6 +346,19 @@ TEST_F(FloatingCli, FloatingYamlMassMatrixAndGravity) {
 // ones (in the base frame, at the same joints) carried by the base's pose (p, R), and the base's
 // rates [v; w] (base frame) move the tool origin r (base frame) by R v - R [r x] w and turn it by
 // R w.
+// URDF cannot say that a base floats: the export says so, naming the option that reads the file
+// back with one (the library marks it; ridim words it).
+TEST_F(FloatingCli, ExportToUrdfNamesTheOptionThatReadsTheBaseBack) {
+  write("floating.yaml", kFloatingYaml);
+  const Result r = ridim("floating.yaml --export floating.urdf");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("ridim: warning: floating.urdf: URDF cannot say that the base floats: read "
+                       "the file with --floating-base"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find('\x1c'), std::string::npos) << "an unworded mark";
+}
+
 TEST_F(FloatingCli, PoseAndJacobianInTheWorldFrame) {
   constexpr int n = 3;
   write("floating.yaml", kFloatingYaml);

@@ -334,7 +334,8 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
     if (options.export_dh == "standard") convention = DhConvention::standard;
     if (options.export_dh == "modified") convention = DhConvention::modified;
     for (const std::string& note : export_robot(robot, options.export_path, convention))
-      std::cerr << "ridim: warning: " << options.export_path << ": " << note << '\n';
+      std::cerr << "ridim: warning: " << options.export_path << ": " << on_command_line(note)
+                << '\n';
     return;
   }
   if (options.describe) return;

@@ -888,7 +888,8 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
     const RigidBody<double>& body = robot.model.base_body();
     base.LinkEndChild(new TiXmlComment(" the floating base's body: read with --floating-base "));
     add_inertial(base, body.mass, body.com, body.inertia);
-    notes.push_back("URDF cannot say that the base floats: read the file with --floating-base");
+    notes.push_back("URDF cannot say that the base floats: read the file with " +
+                    mention(Parameter::floating_base));
   }
   bool lost_drive = false;
   for (std::size_t i = 0; i < robot.model.links().size(); ++i) {
