@@ -12,8 +12,8 @@
 #include <random>
 #include <vector>
 
-#include "denoc/count/count_operations.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/engine/count_operations.hpp"
 #include "denoc/engine/lane_quantities.hpp"
 #include "denoc/engine/quantities.hpp"
 #include "denoc/simulation/simulation.hpp"

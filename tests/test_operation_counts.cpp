@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "denoc/count/count_operations.hpp"
+#include "denoc/engine/count_operations.hpp"
 #include "support/counted_cases.hpp"
 #include "support/random_chains.hpp"
 

@@ -1,7 +1,9 @@
-// The core library in one include.
+// The algorithm families in one include (saha/, mata/, lee/, floating/, the model's kinematics),
+// and the list of their signatures: instantiated once per scalar type in instantiate_<S>.cpp,
+// declared extern here for every other file. The engine's dispatch lists its own
+// (engine/dynamics.hpp); denoc.hpp includes both.
 #pragma once
 
-#include "denoc/engine/dynamics.hpp"
 #include "denoc/floating/floating_convective_inertia.hpp"
 #include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
@@ -36,55 +38,39 @@ namespace denoc {
       const Model<S>&, GibbsAppellWorkspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>,      \
       ConstVectorRef<S>);
 
-// The floating-base routes (floating/) and the dispatch on a Route (engine/dynamics.hpp), part of
-// DENOC_ALGORITHMS below: declared extern so that the apps and tests that call them do not each
-// compile the routes behind them again.
-#define DENOC_FLOATING_ALGORITHMS(KEYWORD, S)                                                      \
-  KEYWORD const VecX<S>& floating_inverse_dynamics<S>(                                             \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
-  KEYWORD const VecX<S>& floating_bias_forces<S>(const Model<S>&, Workspace<S>&,                   \
-                                                 ConstVectorRef<S>, ConstVectorRef<S>);            \
-  KEYWORD const VecX<S>& floating_gravity_forces<S>(const Model<S>&, Workspace<S>&,                \
-                                                    ConstVectorRef<S>);                            \
-  KEYWORD const MatX<S>& floating_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);   \
-  KEYWORD bool factor_floating_inertia<S>(const Model<S>&, Workspace<S>&);                         \
-  KEYWORD const MatX<S>& floating_convective_inertia<S>(const Model<S>&, Workspace<S>&,            \
-                                                        ConstVectorRef<S>, ConstVectorRef<S>);     \
-  KEYWORD void floating_udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);         \
-  KEYWORD const VecX<S>& floating_forward_dynamics<S>(                                             \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
-  KEYWORD const VecX<S>& floating_forward_dynamics_cholesky<S>(                                    \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
-  KEYWORD const MatX<S>& floating_inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&,           \
-                                                         ConstVectorRef<S>);                       \
-  KEYWORD const MatX<S>& floating_inverse_inertia_cholesky<S>(const Model<S>&, Workspace<S>&,      \
-                                                              ConstVectorRef<S>);                  \
-  KEYWORD S floating_kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,          \
-                                       ConstVectorRef<S>);                                         \
-  KEYWORD S floating_potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);       \
-  KEYWORD const Transform<S>& floating_frame_pose<S>(const Model<S>&, Workspace<S>&,               \
-                                                     const BodyFrame<S>&, ConstVectorRef<S>);      \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& floating_frame_jacobian<S>(                   \
-      const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                     \
-  KEYWORD const VecX<S>& apply_floating_frame_wrench<S>(                                           \
-      const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>, const Vec6<S>&);     \
-  KEYWORD const VecX<S>& apply_floating_frame_wrenches<S>(                                         \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, const FrameWrench<S>*, int);              \
-  KEYWORD const VecX<S>& inverse_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
-                                             ConstVectorRef<S>, ConstVectorRef<S>);                \
-  KEYWORD const VecX<S>& bias_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>,                    \
-                                        ConstVectorRef<S>);                                        \
-  KEYWORD const VecX<S>& gravity_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>);                \
-  KEYWORD const MatX<S>& generalized_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>);           \
-  KEYWORD const MatX<S>& convective_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>,             \
-                                               ConstVectorRef<S>);                                 \
-  KEYWORD UduFactors<S> udu_factors<S>(Route, Dynamics<S>&, ConstVectorRef<S>);                    \
-  KEYWORD const MatX<S>& inverse_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>);               \
-  KEYWORD const Transform<S>& frame_pose<S>(Dynamics<S>&, const BodyFrame<S>&, ConstVectorRef<S>); \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian<S>(                            \
-      Dynamics<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                                       \
-  KEYWORD const VecX<S>& forward_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
-                                             ConstVectorRef<S>, ConstVectorRef<S>);
+// The floating-base routes (floating/), part of DENOC_ALGORITHMS below: declared extern so that
+// the apps and tests that call them do not each compile the routes behind them again.
+#define DENOC_FLOATING_ALGORITHMS(KEYWORD, S)                                                    \
+  KEYWORD const VecX<S>& floating_inverse_dynamics<S>(                                           \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);  \
+  KEYWORD const VecX<S>& floating_bias_forces<S>(const Model<S>&, Workspace<S>&,                 \
+                                                 ConstVectorRef<S>, ConstVectorRef<S>);          \
+  KEYWORD const VecX<S>& floating_gravity_forces<S>(const Model<S>&, Workspace<S>&,              \
+                                                    ConstVectorRef<S>);                          \
+  KEYWORD const MatX<S>& floating_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>); \
+  KEYWORD bool factor_floating_inertia<S>(const Model<S>&, Workspace<S>&);                       \
+  KEYWORD const MatX<S>& floating_convective_inertia<S>(const Model<S>&, Workspace<S>&,          \
+                                                        ConstVectorRef<S>, ConstVectorRef<S>);   \
+  KEYWORD void floating_udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);       \
+  KEYWORD const VecX<S>& floating_forward_dynamics<S>(                                           \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);  \
+  KEYWORD const VecX<S>& floating_forward_dynamics_cholesky<S>(                                  \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);  \
+  KEYWORD const MatX<S>& floating_inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&,         \
+                                                         ConstVectorRef<S>);                     \
+  KEYWORD const MatX<S>& floating_inverse_inertia_cholesky<S>(const Model<S>&, Workspace<S>&,    \
+                                                              ConstVectorRef<S>);                \
+  KEYWORD S floating_kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,        \
+                                       ConstVectorRef<S>);                                       \
+  KEYWORD S floating_potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);     \
+  KEYWORD const Transform<S>& floating_frame_pose<S>(const Model<S>&, Workspace<S>&,             \
+                                                     const BodyFrame<S>&, ConstVectorRef<S>);    \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& floating_frame_jacobian<S>(                 \
+      const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                   \
+  KEYWORD const VecX<S>& apply_floating_frame_wrench<S>(                                         \
+      const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>, const Vec6<S>&);   \
+  KEYWORD const VecX<S>& apply_floating_frame_wrenches<S>(                                       \
+      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, const FrameWrench<S>*, int);
 
 // The algorithms, for one scalar type S: instantiated once in src/instantiate_<S>.cpp with
 // DENOC_ALGORITHMS(template, S) and declared here with DENOC_ALGORITHMS(extern template, S), so

@@ -1,6 +1,7 @@
-// Explicit instantiations of the templated algorithms for double (see denoc.hpp). One file per
-// scalar type: in one translation unit g++ spent its inlining budget on the first type and left
-// the second with calls to small kernels (float forward dynamics 1.5x slower than double).
+// Explicit instantiations of the templated algorithms for double (families.hpp,
+// engine/dynamics.hpp). scalar type: in one translation unit g++ spent its inlining budget on the
+// first type and left the second with calls to small kernels (float forward dynamics 1.5x slower
+// than double).
 
 #define DENOC_INSTANTIATING
 #include "denoc/denoc.hpp"
@@ -8,5 +9,6 @@
 namespace denoc {
 
 DENOC_ALGORITHMS(template, double)
+DENOC_DISPATCH(template, double)
 
 }  // namespace denoc

@@ -1,6 +1,7 @@
-// Explicit instantiations of the templated algorithms for float (see denoc.hpp). One file per
-// scalar type: in one translation unit g++ spent its inlining budget on the first type and left
-// the second with calls to small kernels (float forward dynamics 1.5x slower than double).
+// Explicit instantiations of the templated algorithms for float (families.hpp,
+// engine/dynamics.hpp). scalar type: in one translation unit g++ spent its inlining budget on the
+// first type and left the second with calls to small kernels (float forward dynamics 1.5x slower
+// than double).
 //
 // g++ 12 reports -Warray-bounds inside Eigen's SSE loads once the float 3x3 products are
 // inlined into the recursions (Eigen 3.4.0). An AddressSanitizer build of the same float code
@@ -15,5 +16,6 @@
 namespace denoc {
 
 DENOC_ALGORITHMS(template, float)
+DENOC_DISPATCH(template, float)
 
 }  // namespace denoc

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "denoc/count/count_operations.hpp"
+#include "denoc/engine/count_operations.hpp"
 
 namespace denoc_test {
 

@@ -19,7 +19,7 @@
 
 namespace denoc {
 
-// The counts of one evaluation (count_operations.hpp resets and reads them around it).
+// The counts of one evaluation (engine/count_operations.hpp resets and reads them around it).
 struct OperationCounts {
   long long multiplications = 0;
   long long additions = 0;  // subtractions included

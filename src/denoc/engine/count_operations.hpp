@@ -1,15 +1,16 @@
 // The operation counts of one evaluation: the algorithms run once on the counting scalar
-// (counted.hpp), instantiated for it in instantiate_counted.cpp. Used by --count-operations
+// (count/counted.hpp), instantiated for it in instantiate_counted.cpp. Used by --count-operations
 // (docs/operation-counts.md), scripts/reproduce's counts table and the tests.
 #pragma once
 
 #include "denoc/count/counted.hpp"
-#include "denoc/denoc.hpp"
+#include "denoc/engine/dynamics.hpp"
 
 namespace denoc {
 
 #ifndef DENOC_INSTANTIATING
 DENOC_ALGORITHMS(extern template, Counted)
+DENOC_DISPATCH(extern template, Counted)
 #endif
 
 inline OperationCounts operator-(const OperationCounts& a, const OperationCounts& b) {
@@ -43,7 +44,7 @@ struct CountingDynamics {
   CountingDynamics& operator=(const CountingDynamics&) = delete;
 
   Model<Counted> model;
-  Dynamics<Counted> dynamics;  // points at `model`
+  Dynamics<Counted> dynamics;  // with its own copy of `model`
 };
 
 }  // namespace denoc

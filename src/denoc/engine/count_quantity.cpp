@@ -1,6 +1,6 @@
 #include "denoc/engine/count_quantity.hpp"
 
-#include "denoc/count/count_operations.hpp"
+#include "denoc/engine/count_operations.hpp"
 #include "denoc/motion/centre_of_mass.hpp"
 
 namespace denoc {

@@ -10,15 +10,7 @@
 #include <string>
 
 #include "denoc/engine/routes.hpp"
-#include "denoc/floating/floating_convective_inertia.hpp"
-#include "denoc/floating/floating_dynamics.hpp"
-#include "denoc/lee/fixman.hpp"
-#include "denoc/mata/gibbs_appell.hpp"
-#include "denoc/saha/convective_inertia.hpp"
-#include "denoc/saha/forward_dynamics.hpp"
-#include "denoc/saha/generalized_inertia.hpp"
-#include "denoc/saha/inverse_dynamics.hpp"
-#include "denoc/saha/inverse_inertia.hpp"
+#include "denoc/families.hpp"
 
 namespace denoc {
 
@@ -214,5 +206,29 @@ const VecX<S>& forward_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q
       routes_detail::not_computed_by(route, "the forward dynamics");
   }
 }
+
+// The dispatch, for one scalar type S, as families.hpp lists the families: instantiated once in
+// instantiate_<S>.cpp, declared extern here so that its callers do not compile the routes again.
+#define DENOC_DISPATCH(KEYWORD, S)                                                                 \
+  KEYWORD const VecX<S>& inverse_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
+                                             ConstVectorRef<S>, ConstVectorRef<S>);                \
+  KEYWORD const VecX<S>& bias_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>,                    \
+                                        ConstVectorRef<S>);                                        \
+  KEYWORD const VecX<S>& gravity_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>);                \
+  KEYWORD const MatX<S>& generalized_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>);           \
+  KEYWORD const MatX<S>& convective_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>,             \
+                                               ConstVectorRef<S>);                                 \
+  KEYWORD UduFactors<S> udu_factors<S>(Route, Dynamics<S>&, ConstVectorRef<S>);                    \
+  KEYWORD const MatX<S>& inverse_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>);               \
+  KEYWORD const Transform<S>& frame_pose<S>(Dynamics<S>&, const BodyFrame<S>&, ConstVectorRef<S>); \
+  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian<S>(                            \
+      Dynamics<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                                       \
+  KEYWORD const VecX<S>& forward_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
+                                             ConstVectorRef<S>, ConstVectorRef<S>);
+
+#ifndef DENOC_INSTANTIATING
+DENOC_DISPATCH(extern template, float)
+DENOC_DISPATCH(extern template, double)
+#endif
 
 }  // namespace denoc

@@ -4,7 +4,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "denoc/denoc.hpp"
+#include "denoc/engine/dynamics.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/frames.hpp"
 #include "denoc/saha/reactions.hpp"

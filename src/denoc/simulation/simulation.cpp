@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "denoc/denoc.hpp"
+#include "denoc/engine/dynamics.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/number.hpp"
