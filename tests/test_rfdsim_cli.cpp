@@ -244,7 +244,7 @@ TEST_F(RfdsimCli, DescribePrintsTheHeadersBothAppsAccept) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_of(r.out).size(), 2u) << r.out;
 
-  const std::string torques = header_after("  rfdsim --torques:");
+  const std::string torques = header_after("  joint forces (tau):");
   EXPECT_EQ(fields_of(torques).size(), 7u) << torques;
   write("tau.csv", with_a_zero_row(torques));
   r = rfdsim("'" + kStanford + "' --torques tau.csv --t-end 0.01");

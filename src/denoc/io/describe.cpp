@@ -110,7 +110,7 @@ void csv_headers(std::ostream& out, const RobotFile& robot) {
       << "  ridim's trajectory: "
       << joined(state_columns({"q", "qd", "qdd"}, robot.dof(), robot.model.floating()).names)
       << '\n'
-      << "  rfdsim --torques:   " << joined(column_names({"tau"}, robot.dof())) << '\n';
+      << "  joint forces (tau): " << joined(column_names({"tau"}, robot.dof())) << '\n';
 }
 
 // Name, file, joints, gravity, and the base placement (robot YAML) or tool frame (URDF).

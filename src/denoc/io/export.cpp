@@ -578,7 +578,7 @@ void emit_initial_and_trajectory(YAML::Emitter& out, const RobotFile& robot) {
 
 void emit_header(YAML::Emitter& out, const RobotFile& robot, const DhFit& fit,
                  const char* convention) {
-  out << YAML::Comment("Written by ridim --export from " + emitted(robot.path) +
+  out << YAML::Comment("Exported by denoc from " + emitted(robot.path) +
                        ": the model as loaded, in " + convention +
                        " DH.\ncom and inertia are re-expressed in this convention's link "
                        "frames; lengths in m, angles in deg.")
@@ -874,7 +874,7 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
   const UrdfNames names = urdf_names(robot);
   TiXmlDocument doc;
   doc.LinkEndChild(new TiXmlDeclaration("1.0", "", ""));
-  const std::string header = " Written by ridim --export from " + xml_comment(robot.path) +
+  const std::string header = " Exported by denoc from " + xml_comment(robot.path) +
                              ". Each link frame is the suite's joint frame J_i, whose z axis "
                              "is the joint axis. ";
   doc.LinkEndChild(new TiXmlComment(header.c_str()));
@@ -886,7 +886,8 @@ void write_urdf(std::ostream& out, const RobotFile& robot, std::vector<std::stri
   TiXmlElement& base = add_link(root, names.base);
   if (robot.model.floating()) {  // docs/floating-base.md: read back with --floating-base
     const RigidBody<double>& body = robot.model.base_body();
-    base.LinkEndChild(new TiXmlComment(" the floating base's body: read with --floating-base "));
+    base.LinkEndChild(
+        new TiXmlComment(" the floating base's body (URDF cannot say that it floats) "));
     add_inertial(base, body.mass, body.com, body.inertia);
     notes.push_back("URDF cannot say that the base floats: read the file with " +
                     mention(Parameter::floating_base));
