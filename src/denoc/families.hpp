@@ -1,9 +1,9 @@
 // The algorithm families in one include (saha/, mata/, lee/, floating/, the model's kinematics),
-// and the list of their signatures: instantiated once per scalar type in instantiate_<S>.cpp,
-// declared extern here for every other file. The engine's dispatch lists its own
-// (engine/dynamics.hpp); denoc.hpp includes both.
+// and the list of their functions: instantiated once per scalar type in instantiate_<S>.cpp,
+// declared extern here for every other file. denoc.hpp adds the engine (engine/dynamics.hpp).
 #pragma once
 
+#include "denoc/count/counted.hpp"
 #include "denoc/floating/floating_convective_inertia.hpp"
 #include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
@@ -23,117 +23,85 @@
 
 namespace denoc {
 
-// Gibbs-Appell, Mata et al. (2002) (mata/gibbs_appell.hpp), part of DENOC_ALGORITHMS below.
-#define DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                           \
-  KEYWORD const VecX<S>& gibbs_appell_inverse_dynamics<S>(                                  \
-      const Model<S>&, GibbsAppellWorkspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>,      \
-      ConstVectorRef<S>);                                                                   \
-  KEYWORD const VecX<S>& gibbs_appell_bias<S>(const Model<S>&, GibbsAppellWorkspace<S>&,    \
-                                              ConstVectorRef<S>, ConstVectorRef<S>);        \
-  KEYWORD const VecX<S>& gibbs_appell_gravity<S>(const Model<S>&, GibbsAppellWorkspace<S>&, \
-                                                 ConstVectorRef<S>);                        \
-  KEYWORD const MatX<S>& gibbs_appell_inertia<S>(const Model<S>&, GibbsAppellWorkspace<S>&, \
-                                                 ConstVectorRef<S>);                        \
-  KEYWORD const VecX<S>& forward_dynamics_gibbs_appell<S>(                                  \
-      const Model<S>&, GibbsAppellWorkspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>,      \
-      ConstVectorRef<S>);
+// Every function of the families, by name, for one scalar type S. Each signature is written once,
+// where the function is declared; decltype reads it from there. The list is expanded twice:
+// extern below, so that the apps and tests link the functions instead of compiling them again,
+// and as the definitions in instantiate_<S>.cpp (one scalar type per unit: in one unit g++
+// spent its inlining budget on the first type and left the second calling small kernels).
+// decltype needs the name to denote one function template: expanded here, before the engine
+// declares its dispatch of the same names (engine/dynamics.hpp), it does.
+#define DENOC_FAMILY_FUNCTIONS(X, S)                  \
+  /* the model's kinematics (model/kinematics.hpp) */ \
+  X(update_joint_frames, S);                          \
+  X(joint_poses, S);                                  \
+  X(tool_pose, S);                                    \
+  X(tool_jacobian, S);                                \
+  X(frame_pose, S);                                   \
+  X(frame_jacobian, S);                               \
+  /* the DeNOC, Saha (1999) (saha/) */                \
+  X(inverse_dynamics, S);                             \
+  X(bias_forces, S);                                  \
+  X(gravity_forces, S);                               \
+  X(friction_forces, S);                              \
+  X(generalized_inertia, S);                          \
+  X(inverse_generalized_inertia, S);                  \
+  X(kinetic_energy, S);                               \
+  X(potential_energy, S);                             \
+  X(articulated_body_masses, S);                      \
+  X(forward_dynamics, S);                             \
+  X(forward_dynamics_cholesky, S);                    \
+  X(udu_factors, S);                                  \
+  X(inverse_inertia_udu, S);                          \
+  X(convective_inertia, S);                           \
+  X(apply_tool_wrench, S);                            \
+  X(apply_frame_wrench, S);                           \
+  X(joint_reactions, S);                              \
+  /* Gibbs-Appell, Mata et al. (2002) (mata/) */      \
+  X(gibbs_appell_inverse_dynamics, S);                \
+  X(gibbs_appell_bias, S);                            \
+  X(gibbs_appell_gravity, S);                         \
+  X(gibbs_appell_inertia, S);                         \
+  X(forward_dynamics_gibbs_appell, S);                \
+  /* Fixman, Lee et al. (2007) (lee/) */              \
+  X(fixman_factor, S);                                \
+  X(fixman_apply, S);                                 \
+  X(fixman_solve, S);                                 \
+  X(fixman_inverse_inertia, S);                       \
+  X(forward_dynamics_fixman, S);                      \
+  X(fixman_unsupported_reason, S);                    \
+  X(fixman_supports, S);                              \
+  /* the floating base (floating/) */                 \
+  X(floating_inverse_dynamics, S);                    \
+  X(floating_bias_forces, S);                         \
+  X(floating_gravity_forces, S);                      \
+  X(floating_inertia, S);                             \
+  X(factor_floating_inertia, S);                      \
+  X(floating_convective_inertia, S);                  \
+  X(floating_udu_factors, S);                         \
+  X(floating_forward_dynamics, S);                    \
+  X(floating_forward_dynamics_cholesky, S);           \
+  X(floating_inverse_inertia_udu, S);                 \
+  X(floating_inverse_inertia_cholesky, S);            \
+  X(floating_kinetic_energy, S);                      \
+  X(floating_potential_energy, S);                    \
+  X(floating_frame_pose, S);                          \
+  X(floating_frame_jacobian, S);                      \
+  X(apply_floating_frame_wrench, S);                  \
+  X(apply_floating_frame_wrenches, S);
 
-// The floating-base routes (floating/), part of DENOC_ALGORITHMS below: declared extern so that
-// the apps and tests that call them do not each compile the routes behind them again.
-#define DENOC_FLOATING_ALGORITHMS(KEYWORD, S)                                                    \
-  KEYWORD const VecX<S>& floating_inverse_dynamics<S>(                                           \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);  \
-  KEYWORD const VecX<S>& floating_bias_forces<S>(const Model<S>&, Workspace<S>&,                 \
-                                                 ConstVectorRef<S>, ConstVectorRef<S>);          \
-  KEYWORD const VecX<S>& floating_gravity_forces<S>(const Model<S>&, Workspace<S>&,              \
-                                                    ConstVectorRef<S>);                          \
-  KEYWORD const MatX<S>& floating_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>); \
-  KEYWORD bool factor_floating_inertia<S>(const Model<S>&, Workspace<S>&);                       \
-  KEYWORD const MatX<S>& floating_convective_inertia<S>(const Model<S>&, Workspace<S>&,          \
-                                                        ConstVectorRef<S>, ConstVectorRef<S>);   \
-  KEYWORD void floating_udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);       \
-  KEYWORD const VecX<S>& floating_forward_dynamics<S>(                                           \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);  \
-  KEYWORD const VecX<S>& floating_forward_dynamics_cholesky<S>(                                  \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);  \
-  KEYWORD const MatX<S>& floating_inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&,         \
-                                                         ConstVectorRef<S>);                     \
-  KEYWORD const MatX<S>& floating_inverse_inertia_cholesky<S>(const Model<S>&, Workspace<S>&,    \
-                                                              ConstVectorRef<S>);                \
-  KEYWORD S floating_kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,        \
-                                       ConstVectorRef<S>);                                       \
-  KEYWORD S floating_potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);     \
-  KEYWORD const Transform<S>& floating_frame_pose<S>(const Model<S>&, Workspace<S>&,             \
-                                                     const BodyFrame<S>&, ConstVectorRef<S>);    \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& floating_frame_jacobian<S>(                 \
-      const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                   \
-  KEYWORD const VecX<S>& apply_floating_frame_wrench<S>(                                         \
-      const Model<S>&, Workspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>, const Vec6<S>&);   \
-  KEYWORD const VecX<S>& apply_floating_frame_wrenches<S>(                                       \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, const FrameWrench<S>*, int);
+#define DENOC_EXTERN_INSTANCE(function, S) extern template decltype(function<S>) function<S>
+#define DENOC_INSTANCE(function, S) template decltype(function<S>) function<S>
 
-// The algorithms, for one scalar type S: instantiated once in src/instantiate_<S>.cpp with
-// DENOC_ALGORITHMS(template, S) and declared here with DENOC_ALGORITHMS(extern template, S), so
-// that the apps and tests link them instead of compiling them again.
-#define DENOC_ALGORITHMS(KEYWORD, S)                                                               \
-  KEYWORD class Model<S>;                                                                          \
-  KEYWORD void update_joint_frames<S>(const Model<S>&, KinematicsWorkspace<S>&,                    \
-                                      ConstVectorRef<S>);                                          \
-  KEYWORD const VecX<S>& inverse_dynamics<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,    \
-                                             ConstVectorRef<S>, ConstVectorRef<S>);                \
-  KEYWORD const VecX<S>& bias_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,         \
-                                        ConstVectorRef<S>);                                        \
-  KEYWORD const VecX<S>& gravity_forces<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);     \
-  KEYWORD void friction_forces<S>(const Model<S>&, ConstVectorRef<S>,                              \
-                                  type_identity<Eigen::Ref<VecX<S>>>::type);                       \
-  KEYWORD const MatX<S>& generalized_inertia<S>(const Model<S>&, Workspace<S>&,                    \
-                                                ConstVectorRef<S>);                                \
-  KEYWORD const MatX<S>& inverse_generalized_inertia<S>(const Model<S>&, Workspace<S>&,            \
-                                                        ConstVectorRef<S>);                        \
-  KEYWORD S kinetic_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,                   \
-                              ConstVectorRef<S>);                                                  \
-  KEYWORD S potential_energy<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                \
-  KEYWORD void articulated_body_masses<S>(const Model<S>&, Workspace<S>&);                         \
-  KEYWORD const VecX<S>& forward_dynamics<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,    \
-                                             ConstVectorRef<S>, ConstVectorRef<S>);                \
-  KEYWORD const VecX<S>& forward_dynamics_cholesky<S>(                                             \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>, ConstVectorRef<S>, ConstVectorRef<S>);    \
-  KEYWORD void udu_factors<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>);                  \
-  KEYWORD const MatX<S>& convective_inertia<S>(const Model<S>&, Workspace<S>&, ConstVectorRef<S>,  \
-                                               ConstVectorRef<S>);                                 \
-  DENOC_GIBBS_APPELL_ALGORITHMS(KEYWORD, S)                                                        \
-  DENOC_FLOATING_ALGORITHMS(KEYWORD, S)                                                            \
-  KEYWORD bool fixman_factor<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>);          \
-  KEYWORD const VecX<S>& fixman_apply<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>); \
-  KEYWORD const VecX<S>& fixman_solve<S>(const Model<S>&, FixmanWorkspace<S>&, ConstVectorRef<S>,  \
-                                         ConstVectorRef<S>);                                       \
-  KEYWORD const MatX<S>& fixman_inverse_inertia<S>(const Model<S>&, FixmanWorkspace<S>&,           \
-                                                   ConstVectorRef<S>);                             \
-  KEYWORD const VecX<S>& forward_dynamics_fixman<S>(const Model<S>&, Workspace<S>&,                \
-                                                    FixmanWorkspace<S>&, ConstVectorRef<S>,        \
-                                                    ConstVectorRef<S>, ConstVectorRef<S>);         \
-  KEYWORD std::string fixman_unsupported_reason<S>(const Model<S>&);                               \
-  KEYWORD bool fixman_supports<S>(const Model<S>&);                                                \
-  KEYWORD const MatX<S>& inverse_inertia_udu<S>(const Model<S>&, Workspace<S>&,                    \
-                                                ConstVectorRef<S>);                                \
-  KEYWORD void joint_poses<S>(const Model<S>&, KinematicsWorkspace<S>&);                           \
-  KEYWORD const Transform<S>& tool_pose<S>(const Model<S>&, KinematicsWorkspace<S>&,               \
-                                           ConstVectorRef<S>);                                     \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& tool_jacobian<S>(                             \
-      const Model<S>&, KinematicsWorkspace<S>&, ConstVectorRef<S>);                                \
-  KEYWORD const Transform<S>& frame_pose<S>(const Model<S>&, KinematicsWorkspace<S>&,              \
-                                            const BodyFrame<S>&, ConstVectorRef<S>);               \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian<S>(                            \
-      const Model<S>&, KinematicsWorkspace<S>&, const BodyFrame<S>&, ConstVectorRef<S>);           \
-  KEYWORD void apply_tool_wrench<S>(const Model<S>&, Workspace<S>&, const Vec6<S>&);               \
-  KEYWORD void apply_frame_wrench<S>(const Model<S>&, Workspace<S>&, const BodyFrame<S>&,          \
-                                     const Vec6<S>&);                                              \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions<S>(                           \
-      const Model<S>&, Workspace<S>&, ConstVectorRef<S>);
-
-#ifndef DENOC_INSTANTIATING
-DENOC_ALGORITHMS(extern template, float)
-DENOC_ALGORITHMS(extern template, double)
+// The three scalar types the library compiles: float, double and the counting scalar
+// (count/counted.hpp, for the operation counts). A unit compiling the algorithms itself, with
+// flags of its own, defines DENOC_NO_EXTERN_TEMPLATES (tests/CMakeLists.txt says which and why).
+#ifndef DENOC_NO_EXTERN_TEMPLATES
+extern template class Model<float>;
+extern template class Model<double>;
+extern template class Model<Counted>;
+DENOC_FAMILY_FUNCTIONS(DENOC_EXTERN_INSTANCE, float)
+DENOC_FAMILY_FUNCTIONS(DENOC_EXTERN_INSTANCE, double)
+DENOC_FAMILY_FUNCTIONS(DENOC_EXTERN_INSTANCE, Counted)
 #endif
 
 }  // namespace denoc

@@ -1,12 +1,11 @@
-// Explicit instantiations of the templated algorithms for the counting scalar (count/counted.hpp),
-// as instantiate_double.cpp does for double: the same code, compiled once more for the counts.
+// The families' functions for the counting scalar (count/counted.hpp), compiled here once for
+// the operation counts: the same code as instantiate_double.cpp's, counting as it runs.
 
-#define DENOC_INSTANTIATING
-#include "denoc/engine/count_operations.hpp"
+#include "denoc/families.hpp"
 
 namespace denoc {
 
-DENOC_ALGORITHMS(template, Counted)
-DENOC_DISPATCH(template, Counted)
+template class Model<Counted>;
+DENOC_FAMILY_FUNCTIONS(DENOC_INSTANCE, Counted)
 
 }  // namespace denoc

@@ -1,14 +1,10 @@
-// Explicit instantiations of the templated algorithms for double (families.hpp,
-// engine/dynamics.hpp). scalar type: in one translation unit g++ spent its inlining budget on the
-// first type and left the second with calls to small kernels (float forward dynamics 1.5x slower
-// than double).
+// The families' functions for double (families.hpp), compiled here once for the library.
 
-#define DENOC_INSTANTIATING
-#include "denoc/denoc.hpp"
+#include "denoc/families.hpp"
 
 namespace denoc {
 
-DENOC_ALGORITHMS(template, double)
-DENOC_DISPATCH(template, double)
+template class Model<double>;
+DENOC_FAMILY_FUNCTIONS(DENOC_INSTANCE, double)
 
 }  // namespace denoc

@@ -8,11 +8,6 @@
 
 namespace denoc {
 
-#ifndef DENOC_INSTANTIATING
-DENOC_ALGORITHMS(extern template, Counted)
-DENOC_DISPATCH(extern template, Counted)
-#endif
-
 inline OperationCounts operator-(const OperationCounts& a, const OperationCounts& b) {
   return {a.multiplications - b.multiplications, a.additions - b.additions,
           a.divisions - b.divisions, a.square_roots - b.square_roots,

@@ -1,7 +1,8 @@
 // A Dynamics bundle owns each family's workspace for one model, built when a route first needs
 // it, and the functions below dispatch a Route (routes.hpp) to the family that computes it. The
 // apps, the simulation and the reproduction tool go through here; the benchmarks and the tests
-// call the families' functions directly.
+// call the families' functions directly. The dispatch is a switch, compiled where it is called;
+// the families it calls are compiled once, in the library (families.hpp).
 #pragma once
 
 #include <memory>
@@ -206,29 +207,5 @@ const VecX<S>& forward_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q
       routes_detail::not_computed_by(route, "the forward dynamics");
   }
 }
-
-// The dispatch, for one scalar type S, as families.hpp lists the families: instantiated once in
-// instantiate_<S>.cpp, declared extern here so that its callers do not compile the routes again.
-#define DENOC_DISPATCH(KEYWORD, S)                                                                 \
-  KEYWORD const VecX<S>& inverse_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
-                                             ConstVectorRef<S>, ConstVectorRef<S>);                \
-  KEYWORD const VecX<S>& bias_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>,                    \
-                                        ConstVectorRef<S>);                                        \
-  KEYWORD const VecX<S>& gravity_forces<S>(Route, Dynamics<S>&, ConstVectorRef<S>);                \
-  KEYWORD const MatX<S>& generalized_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>);           \
-  KEYWORD const MatX<S>& convective_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>,             \
-                                               ConstVectorRef<S>);                                 \
-  KEYWORD UduFactors<S> udu_factors<S>(Route, Dynamics<S>&, ConstVectorRef<S>);                    \
-  KEYWORD const MatX<S>& inverse_inertia<S>(Route, Dynamics<S>&, ConstVectorRef<S>);               \
-  KEYWORD const Transform<S>& frame_pose<S>(Dynamics<S>&, const BodyFrame<S>&, ConstVectorRef<S>); \
-  KEYWORD const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian<S>(                            \
-      Dynamics<S>&, const BodyFrame<S>&, ConstVectorRef<S>);                                       \
-  KEYWORD const VecX<S>& forward_dynamics<S>(Route, Dynamics<S>&, ConstVectorRef<S>,               \
-                                             ConstVectorRef<S>, ConstVectorRef<S>);
-
-#ifndef DENOC_INSTANTIATING
-DENOC_DISPATCH(extern template, float)
-DENOC_DISPATCH(extern template, double)
-#endif
 
 }  // namespace denoc

@@ -467,7 +467,7 @@ void SampleQuantities::with_wrenches(ConstVectorRef<double> q, const AppliedWren
       w.w = tool_wrench_in_base(floating_frame_pose(model_, ws_, a.frame, q).R, a.wrench);
     } else {
       joint_poses(model_, ws_);
-      w.w = tool_wrench_in_base(frame_pose(ws_, a.frame).R, a.wrench);
+      w.w = tool_wrench_in_base(frame_pose_from_poses(ws_, a.frame).R, a.wrench);
     }
   }
   if (model_.floating()) {

@@ -400,8 +400,8 @@ const Eigen::Matrix<S, 6, Eigen::Dynamic>& floating_frame_jacobian(const Model<S
   out.template block<3, 3>(0, 0) = R;
   out.template block<3, 3>(0, 3) = -R * cross_matrix(r);
   out.template block<3, 3>(3, 3) = R;
-  out.topRightCorner(3, n).noalias() = R * J.topRows(3);
-  out.bottomRightCorner(3, n).noalias() = R * J.bottomRows(3);
+  out.rightCols(n).template topRows<3>().noalias() = R * J.template topRows<3>();
+  out.rightCols(n).template bottomRows<3>().noalias() = R * J.template bottomRows<3>();
   return out;
 }
 

@@ -35,7 +35,7 @@ void joint_poses(const Model<S>& model, KinematicsWorkspace<S>& ws) {
 // A frame fixed to a link (model.hpp) in the base frame, from the poses joint_poses left in ws:
 // R_k X.R and o_k + R_k X.p. Into ws.tool_pose, which holds the pose of the frame last asked for.
 template <typename S>
-const Transform<S>& frame_pose(KinematicsWorkspace<S>& ws, const BodyFrame<S>& frame) {
+const Transform<S>& frame_pose_from_poses(KinematicsWorkspace<S>& ws, const BodyFrame<S>& frame) {
   if (frame.link < 0) {
     ws.tool_pose = frame.placement;
   } else {
@@ -56,7 +56,7 @@ const Transform<S>& frame_pose(const Model<S>& model, KinematicsWorkspace<S>& ws
   require_joint_values(model, "frame_pose", "q", q);
   update_joint_frames(model, ws, q);
   joint_poses(model, ws);
-  return frame_pose(ws, frame);
+  return frame_pose_from_poses(ws, frame);
 }
 
 // The tool frame in the base frame at q. Returns ws.tool_pose.

@@ -30,7 +30,7 @@ void apply_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame
   const Mat3<S>& R = ws.R_base[k];
   const Vec3<S> c = ws.o_base[k] + R * model.joint(k).d;  // C_k in the base frame
   const Vec3<S> f_base = w_base.template head<3>();
-  const Vec3<S> origin = frame_pose(ws, frame).p;
+  const Vec3<S> origin = frame_pose_from_poses(ws, frame).p;
   const Vec3<S> n_base = Vec3<S>(w_base.template tail<3>()) + cross(Vec3<S>(origin - c), f_base);
   // About C_k, in J_k; the joints carry its opposite.
   Vec3<S> m = -(R.transpose() * n_base), f = -(R.transpose() * f_base);
