@@ -58,22 +58,6 @@ Pose to_pose(const urdf::Pose& p) {
 // holds, so the same struct.
 using MassProperties = Payload<double>;
 
-// Two rigidly joined bodies as one: each body's inertia carried from its own mass centre to the
-// common one (the parallel-axis theorem, BodyInertia::shifted) and the two added.
-MassProperties combine(const MassProperties& a, const MassProperties& b) {
-  MassProperties c;
-  c.mass = a.mass + b.mass;
-  // Massless bodies may still carry rotational inertia (Corke's Puma link 1), about any point.
-  if (c.mass != 0) c.com = (a.mass * a.com + b.mass * b.com) / c.mass;
-  auto about_common_centre = [&](const MassProperties& body) {
-    return BodyInertia<double>::about_mass_centre(body.mass, body.inertia)
-        .shifted(body.com - c.com)
-        .rotational;
-  };
-  c.inertia = about_common_centre(a) + about_common_centre(b);
-  return c;
-}
-
 // urdfdom reports through console_bridge; its messages are gathered into ours.
 class CapturedLog : public console_bridge::OutputHandler {
  public:
@@ -161,10 +145,7 @@ class UrdfReader {
       const auto [l, pose] = stack.back();
       stack.pop_back();
       if (l != &root) links.push_back({l->name, pose});
-      MassProperties body = inertial(*l);
-      body.com = pose * body.com;
-      body.inertia = pose.R * body.inertia * pose.R.transpose();
-      total = combine(total, body);
+      total = combined(total, transformed(inertial(*l), pose));
       for (const urdf::JointSharedPtr& j : l->child_joints) {
         if (j.get() == next) continue;
         Pose child_pose = pose * to_pose(j->parent_to_joint_origin_transform);
@@ -622,18 +603,12 @@ class TreeRead {
 
   // The link's inertial joined to its body's (the base's kept for a floating base).
   void add_mass(const urdf::Link& l, int body, const Pose& pose) {
-    MassProperties m = reader_.inertial(l);
-    m.com = pose * m.com;
-    m.inertia = pose.R * m.inertia * pose.R.transpose();
+    const MassProperties m = transformed(reader_.inertial(l), pose);
     if (body < 0) {
-      base_body = combine(base_body, m);
-      return;
+      base_body = combined(base_body, m);
+    } else {
+      join_body(links[static_cast<std::size_t>(body)], m);
     }
-    LinkSpec<double>& spec = links[static_cast<std::size_t>(body)];
-    const MassProperties sum = combine({spec.mass, spec.com, spec.inertia}, m);
-    spec.mass = sum.mass;
-    spec.com = sum.com;
-    spec.inertia = sum.inertia;
   }
 
   UrdfReader& reader_;

@@ -95,6 +95,30 @@ struct RigidBody {
 template <typename S>
 using Payload = RigidBody<S>;
 
+// Two rigidly joined bodies, given in one frame, as one: each body's inertia carried from its own
+// mass centre to the common one (the parallel-axis theorem, BodyInertia::shifted) and the two
+// added.
+template <typename S>
+RigidBody<S> combined(const RigidBody<S>& a, const RigidBody<S>& b) {
+  RigidBody<S> c;
+  c.mass = a.mass + b.mass;
+  // Massless bodies may still carry rotational inertia (Corke's Puma link 1), about any point.
+  if (c.mass != 0) c.com = (a.mass * a.com + b.mass * b.com) / c.mass;
+  const auto about_common_centre = [&](const RigidBody<S>& body) {
+    return BodyInertia<S>::about_mass_centre(body.mass, body.inertia)
+        .shifted(body.com - c.com)
+        .rotational;
+  };
+  c.inertia = about_common_centre(a) + about_common_centre(b);
+  return c;
+}
+
+// A body expressed in another frame: `to` maps the body's frame into it.
+template <typename S>
+RigidBody<S> transformed(const RigidBody<S>& body, const Transform<S>& to) {
+  return {body.mass, to * body.com, to.R * body.inertia * to.R.transpose()};
+}
+
 // A frame fixed to a link: link `link`'s J_link (0-based; -1 is the base frame) followed by a
 // constant placement. The tool frame is one (Model::tool_frame); `--frame LINK` names others.
 template <typename S>
@@ -133,6 +157,15 @@ struct LinkSpec {
   Transform<S> reaction_frame;
   bool reaction_frame_undoes_motion = false;
 };
+
+// A body rigidly joined to link i, given in J_i, made part of the link.
+template <typename S>
+void join_body(LinkSpec<S>& link, const RigidBody<S>& body) {
+  const RigidBody<S> sum = combined(RigidBody<S>{link.mass, link.com, link.inertia}, body);
+  link.mass = sum.mass;
+  link.com = sum.com;
+  link.inertia = sum.inertia;
+}
 
 template <typename S>
 struct Joint {
