@@ -140,6 +140,24 @@ TEST(ReproduceLeePolypeptide, InertiaMatrixPinned) {
   EXPECT_GT(relative, 0.5);
 }
 
+// §4.3's second case, beta_3 = beta_6 = 180 deg held as hard variables: the chain with those two
+// joints locked (model/reduced_model.hpp). Its M is the 7-joint chain's M at the same beta with
+// the two rows and columns removed, and the extended Fixman method inverts it on the five soft
+// variables. The paper prints no matrix for this case.
+TEST(ReproduceLeePolypeptide, FixedOmegaTorsionsLeaveFiveSoftVariables) {
+  const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/polyalanine7.yaml");
+  const FixedTorsionResult r = polypeptide_fixed_torsions(robot.dh);
+  ASSERT_EQ(r.M.rows(), 5);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j)
+      EXPECT_NEAR(r.M(i, j), r.M_all(r.soft[std::size_t(i)], r.soft[std::size_t(j)]), 1e-10)
+          << i << "," << j;
+  EXPECT_TRUE((r.M * r.Minv).isApprox(MatX<double>::Identity(5, 5), 1e-12));
+  // Not the 7 x 7 inverse's rows and columns: holding two joints changes the other five's M^-1.
+  const MatX<double> all_inverse = r.M_all.inverse();
+  EXPECT_GT(std::abs(r.Minv(0, 0) - all_inverse(0, 0)), 1e-3 * std::abs(r.Minv(0, 0)));
+}
+
 // The file's units against their atoms: M = sum over atoms of m J^T J (point masses, each
 // atom's velocity from the joint axes), independent of the file's com and inertia entries and
 // of the suite's recursions. The atoms are placed as the file's comments say, in Lee's frame of

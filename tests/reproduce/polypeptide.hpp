@@ -9,6 +9,7 @@
 
 #include "denoc/denoc.hpp"
 #include "denoc/io/robot_file.hpp"
+#include "denoc/model/reduced_model.hpp"
 
 namespace denoc::reproduce {
 
@@ -66,6 +67,36 @@ inline PolypeptideResult polypeptide_at(const std::vector<DhLink<double>>& dh,
 
 inline PolypeptideResult polypeptide_at_lee_configuration(const RobotFile& robot) {
   return polypeptide_at(robot.dh, lee_configuration(robot.dof()));
+}
+
+// §4.3's second case: the omega torsions beta_3 and beta_6 held at 180 deg (hard variables), the
+// other five soft, at beta_1 = 0 and pi/3 for the rest. The chain with those two joints locked
+// (model/reduced_model.hpp): M by the composite-body GIM, M^-1 by the extended Fixman method on
+// the five moving joints; and the 7-joint chain's M at the same beta, whose rows and columns of
+// the soft variables M must be.
+struct FixedTorsionResult {
+  MatX<double> M, Minv;  // 5 x 5, the soft variables beta_1, beta_2, beta_4, beta_5, beta_7
+  MatX<double> M_all;    // 7 x 7 at the same beta
+  std::vector<int> soft = {0, 1, 3, 4, 6};
+};
+
+inline FixedTorsionResult polypeptide_fixed_torsions(const std::vector<DhLink<double>>& dh) {
+  constexpr double pi = 3.14159265358979323846;
+  FixedTorsionResult r;
+  const Model<double> all(links_from_dh(DhConvention::standard, dh), Vec3<double>::Zero());
+  VecX<double> beta = lee_configuration(all.dof());
+  beta[2] = beta[5] = pi;
+  Workspace<double> ws_all(all);
+  r.M_all = generalized_inertia(all, ws_all, beta);
+  const Model<double> soft = reduced_model(all, {{2, pi}, {5, pi}});
+  VecX<double> s(static_cast<Eigen::Index>(r.soft.size()));
+  for (std::size_t k = 0; k < r.soft.size(); ++k)
+    s[static_cast<Eigen::Index>(k)] = beta[r.soft[k]];
+  Workspace<double> ws(soft);
+  FixmanWorkspace<double> fx(soft);
+  r.M = generalized_inertia(soft, ws, s);
+  r.Minv = fixman_inverse_inertia(soft, fx, s);
+  return r;
 }
 
 // The paper's numbers. T_k^c, rows of the upper 3x4 block (§4.3).

@@ -25,7 +25,8 @@
 //       with AKB's masses and inertias), one row per set: differences from the Appendix, M's
 //       upper triangle and M^-1's diagonal.
 //   denoc_reproduce polypeptide ROBOT.yaml OUT_PREFIX
-//       Lee et al. (2007) §4.3 and Appendix: the polypeptide chain's M, M^-1 (Fixman) and the
+//       Lee et al. (2007) §4.3 and Appendix: the polypeptide chain's M, M^-1 (Fixman), the same
+//       with beta_3 = beta_6 = 180 deg held (OUT_PREFIX_fixed_M.csv, _fixed_Minv.csv) and the
 //       mass-centre frames T_k^c at beta_1 = 0, beta_i = pi/3.
 #include <array>
 #include <cstdio>
@@ -127,6 +128,17 @@ int polypeptide(const std::string& robot_path, const std::string& prefix) {
     }
     m << '\n';
     mi << '\n';
+  }
+  // §4.3's second case: beta_3 = beta_6 = 180 deg held, five soft variables.
+  const FixedTorsionResult fixed = polypeptide_fixed_torsions(robot.dh);
+  std::ofstream fm = open_out(prefix + "_fixed_M.csv"), fmi = open_out(prefix + "_fixed_Minv.csv");
+  for (int i = 0; i < fixed.M.rows(); ++i) {
+    for (int j = 0; j < fixed.M.cols(); ++j) {
+      fm << (j ? "," : "") << fixed.M(i, j);
+      fmi << (j ? "," : "") << fixed.Minv(i, j);
+    }
+    fm << '\n';
+    fmi << '\n';
   }
   tc << "k,R11,R12,R13,R21,R22,R23,R31,R32,R33,x,y,z,max_diff_paper\n";
   for (int k = 0; k < n; ++k) {
