@@ -23,7 +23,7 @@ namespace denoc {
 // triangle is read; false unless H is positive definite (a pivot that is not > 0, NaN included),
 // the factor then partly formed.
 template <typename S>
-[[gnu::noinline]] bool tree_ltdl_in_place(MatX<S>& H, const int* parents) {
+bool tree_ltdl_in_place(MatX<S>& H, const int* parents) {
   for (int k = static_cast<int>(H.rows()) - 1; k >= 0; --k) {
     const S D_k = H(k, k);
     if (!(D_k > 0)) return false;
@@ -51,8 +51,8 @@ template <typename S>
 // diagonal and on the paths only (off them it keeps what it had: zeros from size_square).
 // `scratch` holds n entries. False unless H is positive definite.
 template <typename S>
-[[gnu::noinline]] bool tree_ltdl(const MatX<S>& H, MatX<S>& LD, VecX<S>& scratch,
-                                 const int* parents, const int* subtree_ends) {
+bool tree_ltdl(const MatX<S>& H, MatX<S>& LD, VecX<S>& scratch, const int* parents,
+               const int* subtree_ends) {
   S* y = scratch.data();
   for (int k = static_cast<int>(H.rows()) - 1; k >= 0; --k) {
     const int below = subtree_ends[k] - k - 1;
@@ -101,7 +101,7 @@ void tree_solve_lower(const MatX<S>& LD, const int* parents, Vector& x) {
 
 // x <- H^-1 x = L^-1 D^-1 L^-T x with the factor of tree_ltdl: O(n d).
 template <typename S, typename Vector>
-[[gnu::noinline]] void tree_ltdl_solve(const MatX<S>& LD, const int* parents, Vector&& x) {
+void tree_ltdl_solve(const MatX<S>& LD, const int* parents, Vector&& x) {
   tree_solve_transposed(LD, parents, x);
   x.array() /= LD.diagonal().array();
   tree_solve_lower(LD, parents, x);
@@ -128,8 +128,7 @@ int tree_inverse_column(const MatX<S>& LD, const int* parents, int k, Vector& x)
 // products), then mirrored. O(n d^2) for the columns and sum_k m_k^2 / 2 <= n^2 d / 2 for the
 // blocks. `column` holds n entries of scratch; `inverse` must be n x n.
 template <typename S>
-[[gnu::noinline]] void tree_ltdl_inverse(const MatX<S>& LD, const int* parents, VecX<S>& column,
-                                         MatX<S>& inverse) {
+void tree_ltdl_inverse(const MatX<S>& LD, const int* parents, VecX<S>& column, MatX<S>& inverse) {
   inverse.setZero();
   for (int k = 0; k < LD.rows(); ++k) {
     const int m = tree_inverse_column(LD, parents, k, column);

@@ -64,9 +64,8 @@ inline Mat3<S> cross_squared(const Vec3<S>& a) {
 
 // On a tree the recursion starts joint i from its parent's stored values (the base's at the base).
 template <typename S, typename Topology>
-EIGEN_ALWAYS_INLINE void start_from_parent(const Model<S>& model, const GibbsAppellWorkspace<S>& ga,
-                                           int i, Topology topology, Vec3<S>& w, Vec3<S>& dw,
-                                           Vec3<S>& sdd, Mat3<S>& Omega) {
+void start_from_parent(const Model<S>& model, const GibbsAppellWorkspace<S>& ga, int i,
+                       Topology topology, Vec3<S>& w, Vec3<S>& dw, Vec3<S>& sdd, Mat3<S>& Omega) {
   const int parent = topology.parent(i);
   if (parent >= 0) {
     w = ga.w[parent], dw = ga.dw[parent], sdd = ga.sdd[parent], Omega = ga.Omega[parent];
@@ -175,9 +174,8 @@ void inward_recursion(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Topolo
 //   R_lambda
 // with s = ^lambda s_{lambda,j} and phi' = ^lambda R_j phi_j.
 template <typename S>
-EIGEN_ALWAYS_INLINE void add_to_parent_composite(const GibbsAppellWorkspace<S>& ga, int j,
-                                                 const Vec3<S>& phi, const Mat3<S>& Psi,
-                                                 Vec3<S>& parent_phi, Mat3<S>& parent_Psi) {
+void add_to_parent_composite(const GibbsAppellWorkspace<S>& ga, int j, const Vec3<S>& phi,
+                             const Mat3<S>& Psi, Vec3<S>& parent_phi, Mat3<S>& parent_Psi) {
   const Mat3<S>& R = ga.R[j];
   const Vec3<S>& s = ga.s[j];
   const Vec3<S> phi_next = R * phi;
@@ -190,8 +188,8 @@ EIGEN_ALWAYS_INLINE void add_to_parent_composite(const GibbsAppellWorkspace<S>& 
 
 // On a tree phi_j and Psi_j are link j's own terms plus what its children added (Step 4, 5).
 template <typename S>
-EIGEN_ALWAYS_INLINE void gather_children_composite(const GibbsAppellWorkspace<S>& ga, int j,
-                                                   Vec3<S>& phi, Mat3<S>& Psi) {
+void gather_children_composite(const GibbsAppellWorkspace<S>& ga, int j, Vec3<S>& phi,
+                               Mat3<S>& Psi) {
   phi = ga.m_r[j] + ga.children_force[j];
   Psi = ga.H[j] + ga.children_inertia[j];
 }
@@ -331,11 +329,10 @@ bool cholesky(GibbsAppellWorkspace<S>& ga) {
   return ga.factored = cholesky_in_place(ga.L, ga.cholesky_scratch);
 }
 
-// §4.1 on a tree, out of line: inlined beside the chain's recursions (as with_topology would), it
-// made g++ 12 -O3 compile the chain's inverse dynamics about 20% slower.
+// §4.1 on a tree.
 template <typename S>
-[[gnu::noinline]] void tree_recursions(const Model<S>& model, GibbsAppellWorkspace<S>& ga,
-                                       ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
+void tree_recursions(const Model<S>& model, GibbsAppellWorkspace<S>& ga, ConstVectorRef<S> qd,
+                     ConstVectorRef<S> qdd) {
   const TreeTopology topology{model.parents().data()};
   outward_recursion(model, ga, qd, qdd, topology);
   inward_recursion(model, ga, topology);

@@ -22,13 +22,6 @@ struct TreeTopology {
   int parent(int i) const { return parents[i]; }
 };
 
-// f(topology) in a function of its own: the tree's code is not inlined into its caller, so that it
-// does not take from the inlining budget of the chain's code beside it.
-template <typename F>
-[[gnu::noinline]] decltype(auto) call_on_tree(F& f, TreeTopology topology) {
-  return f(topology);
-}
-
 // Whether the recursions run their chain code on `model`: a chain on a fixed base. A chain on a
 // floating base takes the tree's code, where the base's share is gathered at the root; the
 // workspaces size the tree's per-joint sums by the same test.
@@ -37,13 +30,13 @@ bool runs_chain_code(const Model<S>& model) {
   return model.is_chain() && !model.floating();
 }
 
-// f(ChainTopology{}) for a chain on a fixed base, inlined, else f(TreeTopology{...}) out of line
-// (a chain on a floating base too: the base's share at the root is written once, in the tree's
-// code, and the chain's stays as it was); both must return the same type.
+// f(ChainTopology{}) for a chain on a fixed base, else f(TreeTopology{...}) (a chain on a floating
+// base too: the base's share at the root is written once, in the tree's code, and the chain's
+// stays as it was); both must return the same type.
 template <typename S, typename F>
 decltype(auto) with_topology(const Model<S>& model, F&& f) {
   if (runs_chain_code(model)) return f(ChainTopology{});
-  return call_on_tree(f, TreeTopology{model.parents().data()});
+  return f(TreeTopology{model.parents().data()});
 }
 
 }  // namespace denoc

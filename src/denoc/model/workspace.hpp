@@ -45,11 +45,8 @@ void require_workspace(const Model<S>& model, const KinematicsWorkspace<S>& ws,
 
 // An n x n buffer sized when its route first needs it, not when the workspace is built, so that a
 // route that never forms a matrix never pays for one. Later calls only compare sizes.
-// The allocation itself is out of line and cold: inlined, its malloc, memset and bad_alloc paths
-// grew every caller enough that g++ 12 stopped inlining the hot code beside it (the inertia
-// matrix in the base frame then called BodyInertia::shifted_rotational once per joint).
 template <typename S>
-[[gnu::noinline, gnu::cold]] void allocate_square(MatX<S>& matrix, Eigen::Index n) {
+void allocate_square(MatX<S>& matrix, Eigen::Index n) {
   matrix.setZero(n, n);
 }
 

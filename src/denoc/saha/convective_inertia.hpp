@@ -154,11 +154,10 @@ void convective_composites(const Model<S>& model, Workspace<S>& ws, Topology top
 
 // C on a tree, Eq. (29) with the subtree sums: column j is non-zero below the diagonal on the
 // subtree of j only (rows j .. subtree_end(j) - 1, contiguous) and above it on the path from the
-// base to j only; every other entry is set to zero at each call. Never inlined, so that the
-// chain's code in convective_inertia is compiled as it was without it.
+// base to j only; every other entry is set to zero at each call.
 template <typename S>
-[[gnu::noinline]] void convective_inertia_on_tree(const Model<S>& model, Workspace<S>& ws,
-                                                  ConstVectorRef<S> qd, const Vec6<S>& V_0) {
+void convective_inertia_on_tree(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
+                                const Vec6<S>& V_0) {
   const int n = model.dof();
   const TreeTopology topology{model.parents().data()};
   size_columns(ws.tree_link_frames, n);

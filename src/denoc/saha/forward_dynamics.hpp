@@ -16,6 +16,10 @@
 
 namespace denoc {
 
+// The five EIGEN_ALWAYS_INLINE of this file, measured together (g++ 12, docs/performance.md,
+// "Compiler attributes, each measured"): without them the O(n) forward dynamics took 1.07-1.08x
+// as long (the Panda, Baxter and Solo 12).
+
 // An articulated-body mass M^ = [A K; K^T C] in 3x3 blocks (A, C symmetric): the 6x6 matrix
 // of Eq. (50) without its mirrored lower-left block, so that no entry is computed twice.
 template <typename S>

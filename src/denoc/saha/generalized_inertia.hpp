@@ -173,15 +173,12 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
 // written with its mirror i_ji. The matrix is zeroed first (n^2 contiguous stores), so that no
 // stale entry survives off the paths; mirroring the whole triangle instead, a strided copy of
 // n^2 / 2 entries, took more time than the entries themselves (the humanoid's 29 joints).
-// Never inlined, so that generalized_inertia's chain forms, whose speed hangs on what g++
-// inlines into them, compile as they did without it.
 // With a floating base (floating/floating_dynamics.hpp) the same pass fills the joints' block of
 // the (6 + n) matrix `gim`, from row and column 6, and carries each wrench the last step to the
 // base: B_{k,0}^T M~_i p_i is the coupling of joint i with the base's six rates, [f; n] in rows 0-5
 // of column 6 + i (and its mirror).
 template <typename S>
-[[gnu::noinline]] void gim_on_tree(const Model<S>& model, Workspace<S>& ws, MatX<S>& gim,
-                                   int offset) {
+void gim_on_tree(const Model<S>& model, Workspace<S>& ws, MatX<S>& gim, int offset) {
   const int n = model.dof();
   size_square(gim, n + offset);
   gim.setZero();
@@ -272,10 +269,9 @@ bool factor_inertia_for(const Model<S>& model, Workspace<S>& ws) {
 }
 
 // qdd = I^-1 phi on a tree, from ws.gim and ws.phi through I = L^T D L (Table 6.4: O(n d) once
-// factored). Never inlined, so that the chain's code in accelerations_from_inertia is compiled
-// as it was without it (inlined, it made the chain's route slower by a tenth with g++).
+// factored).
 template <typename S>
-[[gnu::noinline]] const VecX<S>& accelerations_on_tree(const Model<S>& model, Workspace<S>& ws) {
+const VecX<S>& accelerations_on_tree(const Model<S>& model, Workspace<S>& ws) {
   if (!factor_tree_inertia(model, ws)) {
     ws.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
     return ws.qdd;

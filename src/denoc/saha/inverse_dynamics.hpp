@@ -21,8 +21,8 @@ namespace denoc {
 // accelerates at -g, Eq. (32); a floating one moves as ws.base holds (floating/base_motion.hpp),
 // -g in its own frame added to the acceleration of its origin.
 template <typename S>
-EIGEN_ALWAYS_INLINE void base_motion(const Model<S>& model, const Workspace<S>& ws, Vec3<S>& w,
-                                     Vec3<S>& v, Vec3<S>& dw, Vec3<S>& dv) {
+void base_motion(const Model<S>& model, const Workspace<S>& ws, Vec3<S>& w, Vec3<S>& v, Vec3<S>& dw,
+                 Vec3<S>& dv) {
   if (!model.floating()) {
     w.setZero(), v.setZero(), dw.setZero(), dv = -model.gravity();
     return;
@@ -85,15 +85,15 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
 // p_i^T [n; f], Eq. (30): the force on joint i of the wrench [n; f], with p_i = [s e_z; p_v]
 // (Eqs. 13, 15), so the angular part is one product.
 template <typename S>
-EIGEN_ALWAYS_INLINE S joint_force(const Vec6<S>& p, const Vec3<S>& n, const Vec3<S>& f) {
+S joint_force(const Vec6<S>& p, const Vec3<S>& n, const Vec3<S>& f) {
   return p[2] * n.z() + linear(p).dot(f);
 }
 
 // M_i xi_i + Mdot_i t_i of Eq. (7), Eq. (8), added to the wrench [n; f]: link i about its mass
 // centre C_i (no first moment), t_i = [w; v], xi_i = [dw; dv].
 template <typename S>
-EIGEN_ALWAYS_INLINE void add_link_wrench(const BodyInertia<S>& M, const Vec6<S>& t,
-                                         const Vec6<S>& xi, Vec3<S>& n, Vec3<S>& f) {
+void add_link_wrench(const BodyInertia<S>& M, const Vec6<S>& t, const Vec6<S>& xi, Vec3<S>& n,
+                     Vec3<S>& f) {
   const Vec3<S> w = angular(t), dw = angular(xi);
   n += M.rotational * dw + cross(w, Vec3<S>(M.rotational * w));
   f += M.mass * linear(xi);

@@ -98,8 +98,8 @@ inline void add_link_inertia(const Column& g, S mass, Mat6<S>& M) {
 // The pivot of joint i from M^_i (Eqs. 47-48), stored in column i of ws.udu_O as the sweeps read
 // it (see udu_factors_at_base_origin); returns 1 / m^_i, psi^_i in psi_hat.
 template <typename S>
-EIGEN_ALWAYS_INLINE S store_udu_pivot(const Model<S>& model, Workspace<S>& ws, int i,
-                                      const Mat6<S>& M_hat, Vec6<S>& psi_hat) {
+S store_udu_pivot(const Model<S>& model, Workspace<S>& ws, int i, const Mat6<S>& M_hat,
+                  Vec6<S>& psi_hat) {
   const auto g = ws.udu_axes.col(i);
   const Vec6<S> p = g.template head<6>();
   psi_hat = M_hat * p;
