@@ -20,8 +20,9 @@ struct Override {
 // One step of a key: a map key ("links", "mass") or a list index ([2]).
 using KeyStep = std::variant<std::string, std::size_t>;
 
-// Parses "KEY=VALUE"; throws InputError ("--set ...: ...") unless KEY is a well-formed path and
-// VALUE a finite number, or for a key ending in `parent` (links[2].parent=base) non-empty text.
+// Parses "KEY=VALUE"; throws InputError naming the override (Parameter::set) unless KEY is a
+// well-formed path and VALUE a finite number, or for a key ending in `parent`
+// (links[2].parent=base) non-empty text.
 Override parse_override(const std::string& text);
 
 // Splits a key into its steps: "links[2].inertia.xx" -> links, 2, inertia, xx. Throws
