@@ -73,7 +73,7 @@ class CapturedLog : public console_bridge::OutputHandler {
 };
 
 // A moving joint of a branch carried by a chain body, and the value it is locked at.
-struct LockedJoint {
+struct LockedBranchJoint {
   std::string name;
   double q = 0;
 };
@@ -138,7 +138,8 @@ class UrdfReader {
   // in `locked`. Below a locked joint every joint is locked. The links below the root, with their
   // frames in root's, go to `links`.
   MassProperties rigid_group(const urdf::Link& root, const urdf::Joint* next,
-                             std::vector<LockedJoint>& locked, std::vector<GroupLink>& links) {
+                             std::vector<LockedBranchJoint>& locked,
+                             std::vector<GroupLink>& links) {
     MassProperties total;
     std::vector<std::pair<const urdf::Link*, Pose>> stack{{&root, Pose()}};
     while (!stack.empty()) {
@@ -456,7 +457,7 @@ void check_chain_joint(const UrdfReader& reader, const urdf::Joint& j,
 // `link_in_joint_frame` is the tip link's frame in J_n, the tool frame.
 struct ChainRead {
   std::vector<LinkSpec<double>> links;
-  std::vector<LockedJoint> locked;
+  std::vector<LockedBranchJoint> locked;
   std::vector<std::string> mimics;
   Pose link_in_joint_frame;  // the current link's frame seen from J_{i-1} (J_0 = base)
   MassProperties base_body;  // the base's rigid group, in the base frame
@@ -621,7 +622,7 @@ void chain_warnings(const ChainRead& chain, const UrdfReader& reader, const std:
   const std::string& path = robot.path;
   if (!chain.locked.empty()) {
     std::vector<std::string> names;
-    for (const LockedJoint& l : chain.locked)
+    for (const LockedBranchJoint& l : chain.locked)
       names.push_back(l.name + " at " + shortest(l.q));
     robot.warnings.push_back(
         path + ": carried " + std::to_string(chain.locked.size()) +
