@@ -85,33 +85,37 @@ TEST(Arguments, AWorkspaceOfAnotherModelIsRefused) {
   expect_refused([&] { denoc::forward_dynamics(tree, of_chain, q, q, q); }, {"another model"});
 }
 
-TEST(Arguments, TheBaseMustBeOfTheFunctionsKind) {
+TEST(Arguments, TheVectorsMustBeOfTheBasesKind) {
   const Model<double> floating = solo(true), fixed = solo(false);
   denoc::Workspace<double> ws(floating), ws_fixed(fixed);
   const VecX<double> joints = VecX<double>::Zero(floating.dof());
-  // A fixed-base function would read the base's motion that an earlier call left in ws.
+  // One function per quantity for either base: with a floating base it takes 7 + n coordinates
+  // and 6 + n rates, and the joints' alone are refused by name (they would leave the base's
+  // motion of an earlier call in ws).
   expect_refused([&] { denoc::inverse_dynamics(floating, ws, joints, joints, joints); },
-                 {"inverse_dynamics takes a fixed base", "floating"});
-  expect_refused([&] { denoc::generalized_inertia(floating, ws, joints); }, {"fixed base"});
+                 {"inverse_dynamics", "q has 12 entries", "19 coordinates"});
+  expect_refused([&] { denoc::generalized_inertia(floating, ws, joints); },
+                 {"generalized_inertia", "19 coordinates"});
   expect_refused([&] { denoc::forward_dynamics(floating, ws, joints, joints, joints); },
-                 {"fixed base"});
+                 {"forward_dynamics", "19 coordinates"});
+  VecX<double> q = VecX<double>::Zero(floating.nq());
+  q[6] = 1;
+  const VecX<double> v = VecX<double>::Zero(floating.nv());
+  expect_refused([&] { denoc::inverse_dynamics(floating, ws, q, joints, v); },
+                 {"qd has 12 entries", "18 rates"});
+  expect_refused([&] { denoc::inverse_dynamics(floating, ws, q, v, joints); },
+                 {"qdd has 12 entries", "18 rates"});
+  // A fixed base takes the joints' n, and a floating base's coordinates are refused.
+  expect_refused([&] { denoc::generalized_inertia(fixed, ws_fixed, q); },
+                 {"generalized_inertia", "q has 19 entries", "12 joints"});
+  // Gibbs-Appell's recursions have no base: they refuse a floating one by name.
   denoc::GibbsAppellWorkspace<double> ga(floating);
   expect_refused(
       [&] { denoc::gibbs_appell_inverse_dynamics(floating, ga, joints, joints, joints); },
       {"gibbs_appell_inverse_dynamics takes a fixed base"});
-  // The floating routes take 7 + n coordinates and 6 + n rates, and a floating model.
-  VecX<double> q = VecX<double>::Zero(floating.nq());
-  q[6] = 1;
-  const VecX<double> v = VecX<double>::Zero(floating.nv());
-  expect_refused([&] { denoc::floating_inverse_dynamics(floating, ws, joints, v, v); },
-                 {"floating_inverse_dynamics", "q has 12 entries", "19 coordinates"});
-  expect_refused([&] { denoc::floating_inverse_dynamics(floating, ws, q, joints, v); },
-                 {"v has 12 entries", "18 rates"});
-  expect_refused([&] { denoc::floating_inertia(fixed, ws_fixed, joints); },
-                 {"floating_inertia takes a floating base"});
   // At rest the base carries the weight: its vertical force is m g.
-  const double weight = denoc::floating_gravity_forces(floating, ws, q)[2];
-  EXPECT_NEAR(weight, denoc::floating_inertia(floating, ws, q)(0, 0) * 9.81, 1e-9);
+  const double weight = denoc::gravity_forces(floating, ws, q)[2];
+  EXPECT_NEAR(weight, denoc::generalized_inertia(floating, ws, q)(0, 0) * 9.81, 1e-9);
 }
 
 TEST(Arguments, FixmanRefusesATreeInsteadOfAnsweringWrongly) {
@@ -128,7 +132,7 @@ TEST(Arguments, AFrameOnALinkTheModelLacksIsRefused) {
   const denoc::BodyFrame<double> beyond{6, {}};
   expect_refused([&] { denoc::frame_pose(model, ws, beyond, q); },
                  {"frame_pose", "link 7", "links 1 to 6"});
-  expect_refused([&] { denoc::frame_jacobian(model, ws, beyond, q); }, {"frame_pose"});
+  expect_refused([&] { denoc::frame_jacobian(model, ws, beyond, q); }, {"frame_jacobian"});
   denoc::gravity_forces(model, ws, q);
   expect_refused(
       [&] {

@@ -82,7 +82,6 @@ VecX along_motion(const Model<double>& model, const VecX& q, const VecX& v, cons
 // The frame's world Jacobian by the kinematics of the pose and Jacobian quantities.
 MatX world_jacobian(const Model<double>& model, denoc::Workspace<double>& ws,
                     const BodyFrame<double>& frame, const VecX& q) {
-  if (model.floating()) return denoc::floating_frame_jacobian(model, ws, frame, q);
   return denoc::frame_jacobian(model, ws, frame, q);
 }
 
@@ -134,10 +133,7 @@ TEST(CentreOfMass, IsTheMassWeightedMeanOfTheMassCentresPoses) {
     denoc::CentroidalWorkspace<double> centroidal(model);
     const VecX q = random_coordinates(gen, model);
     // Each mass centre as a frame at d_i on its link, placed by the pose quantity's kinematics.
-    auto place = [&](const BodyFrame<double>& f) {
-      return model.floating() ? denoc::floating_frame_pose(model, ws, f, q).p
-                              : denoc::frame_pose(model, ws, f, q).p;
-    };
+    auto place = [&](const BodyFrame<double>& f) { return denoc::frame_pose(model, ws, f, q).p; };
     double mass = model.floating() ? model.base_body().mass : 0;
     Vec3<double> moment =
         model.floating()
@@ -199,7 +195,7 @@ TEST(Centroidal, FloatingMatrixIsTheBaseRowsOfTheInertiaMatrixCarriedToTheCentre
     denoc::Workspace<double> ws(model);
     denoc::CentroidalWorkspace<double> centroidal(model);
     const VecX q = random_coordinates(gen, model);
-    const MatX M = denoc::floating_inertia(model, ws, q);
+    const MatX M = denoc::generalized_inertia(model, ws, q);
     const Transform<double> base = denoc::base_pose<double>(q);
     const Vec3<double> G = denoc::centre_of_mass(model, centroidal, q);
     MatX expected(6, model.nv());
@@ -223,7 +219,7 @@ TEST(Centroidal, MomentumChangesOnlyByTheWeightWhenTheBaseIsFree) {
     denoc::CentroidalWorkspace<double> centroidal(model);
     const VecX q = random_coordinates(gen, model);
     const VecX v = gen.vector(model.nv(), 1), tau = gen.vector(model.dof(), 5);
-    const VecX a = denoc::floating_forward_dynamics(model, ws, q, v, tau);
+    const VecX a = denoc::forward_dynamics(model, ws, q, v, tau);
     auto momentum = [&](double t) {
       return denoc::centroidal_momentum(model, centroidal, along_motion(model, q, v, a, t),
                                         VecX(v + t * a));

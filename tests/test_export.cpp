@@ -193,22 +193,36 @@ TEST(Export, RpyRoundTripsIncludingGimbalLock) {
   }
 }
 
-// The largest difference of the tool frame's pose and Jacobian between two models of one arm
-// over random states, relative to the arm's reach (1 m at least).
+// The coordinates of `model` with the joints at `joints` and a floating base, if it has one, at
+// the world's origin: the pose functions then give the pose relative to the base, whether or not
+// the exported file kept the base floating.
+denoc::VecX<double> at_the_origin(const denoc::Model<double>& model,
+                                  const denoc::VecX<double>& joints) {
+  denoc::VecX<double> q = denoc::VecX<double>::Zero(model.nq());
+  q.tail(model.dof()) = joints;
+  if (model.floating()) q[6] = 1;
+  return q;
+}
+
+// The largest difference of the tool frame's pose between two models of one arm over random
+// states, relative to the arm's reach (1 m at least), and of the joints' columns of its Jacobian.
 double tool_frame_difference(const denoc::Model<double>& a, const denoc::Model<double>& b) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-2, 2);
   denoc::Workspace<double> wa(a), wb(b);
   double worst = 0;
   for (int trial = 0; trial < 20; ++trial) {
-    denoc::VecX<double> q(a.dof());
-    for (Eigen::Index i = 0; i < q.size(); ++i)
-      q[i] = u(rng);
-    const denoc::Transform<double> pa = denoc::tool_pose(a, wa, q), pb = denoc::tool_pose(b, wb, q);
+    denoc::VecX<double> joints(a.dof());
+    for (Eigen::Index i = 0; i < joints.size(); ++i)
+      joints[i] = u(rng);
+    const denoc::VecX<double> qa = at_the_origin(a, joints), qb = at_the_origin(b, joints);
+    const denoc::Transform<double> pa = denoc::tool_pose(a, wa, qa),
+                                   pb = denoc::tool_pose(b, wb, qb);
     const double reach = std::max(1.0, pa.p.norm());
     worst = std::max(
         {worst, (pa.p - pb.p).cwiseAbs().maxCoeff() / reach, (pa.R - pb.R).cwiseAbs().maxCoeff()});
-    const auto Ja = denoc::tool_jacobian(a, wa, q), Jb = denoc::tool_jacobian(b, wb, q);
+    const denoc::MatX<double> Ja = denoc::tool_jacobian(a, wa, qa).rightCols(a.dof()),
+                              Jb = denoc::tool_jacobian(b, wb, qb).rightCols(b.dof());
     worst = std::max(worst, (Ja - Jb).cwiseAbs().maxCoeff() / reach);
   }
   return worst;

@@ -49,10 +49,10 @@ TEST(FloatingBase, InertiaMatrixIsTheHessianOfTheKineticEnergy) {
     const Model<double> model = floating_model(gen, shape);
     denoc::Workspace<double> ws(model);
     const VecX q = random_coordinates(gen, model);
-    const MatX M = denoc::floating_inertia(model, ws, q);
+    const MatX M = denoc::generalized_inertia(model, ws, q);
     const int nv = model.nv();
     // T is quadratic in v: M_ij = T(e_i + e_j) - T(e_i) - T(e_j), and M_ii = 2 T(e_i).
-    auto T = [&](const VecX& v) { return denoc::floating_kinetic_energy(model, ws, q, v); };
+    auto T = [&](const VecX& v) { return denoc::kinetic_energy(model, ws, q, v); };
     MatX reference(nv, nv);
     for (int i = 0; i < nv; ++i) {
       const VecX ei = VecX::Unit(nv, i);
@@ -75,9 +75,9 @@ TEST(FloatingBase, InverseDynamicsIsInertiaTimesAccelerationPlusBias) {
     denoc::Workspace<double> ws(model);
     const VecX q = random_coordinates(gen, model);
     const VecX v = gen.vector(model.nv(), 2), a = gen.vector(model.nv(), 3);
-    const VecX h = denoc::floating_bias_forces(model, ws, q, v);
-    const MatX M = denoc::floating_inertia(model, ws, q);
-    const VecX tau = denoc::floating_inverse_dynamics(model, ws, q, v, a);
+    const VecX h = denoc::bias_forces(model, ws, q, v);
+    const MatX M = denoc::generalized_inertia(model, ws, q);
+    const VecX tau = denoc::inverse_dynamics(model, ws, q, v, a);
     worst = std::max(worst, relative_error(tau, VecX(M * a + h)));
   }
   EXPECT_LT(worst, 1e-13);
@@ -91,7 +91,7 @@ TEST(FloatingBase, GravityForcesCarryTheWholeWeight) {
     const Model<double> model = floating_model(gen, shape);
     denoc::Workspace<double> ws(model);
     const VecX q = random_coordinates(gen, model);
-    const VecX g = denoc::floating_gravity_forces(model, ws, q);
+    const VecX g = denoc::gravity_forces(model, ws, q);
     denoc::joint_poses(model, ws);
     const denoc_test::SystemMass system = denoc_test::system_mass(model, ws);
     const Vec3<double> f = -system.mass * (ws.base_pose.R.transpose() * model.gravity());
@@ -109,12 +109,12 @@ TEST(FloatingBase, ForwardDynamicsRoutesInvertTheInverseDynamics) {
     denoc::Workspace<double> ws(model);
     const VecX q = random_coordinates(gen, model);
     const VecX v = gen.vector(model.nv(), 2), tau = gen.vector(model.dof(), 5);
-    const VecX udu = denoc::floating_forward_dynamics(model, ws, q, v, tau);
-    const VecX cholesky = denoc::floating_forward_dynamics_cholesky(model, ws, q, v, tau);
+    const VecX udu = denoc::forward_dynamics(model, ws, q, v, tau);
+    const VecX cholesky = denoc::forward_dynamics_cholesky(model, ws, q, v, tau);
     VecX forces = VecX::Zero(model.nv());  // the base is not actuated
     forces.tail(model.dof()) = tau;
-    worst_udu = std::max(
-        worst_udu, relative_error(denoc::floating_inverse_dynamics(model, ws, q, v, udu), forces));
+    worst_udu =
+        std::max(worst_udu, relative_error(denoc::inverse_dynamics(model, ws, q, v, udu), forces));
     worst_cholesky = std::max(worst_cholesky, relative_error(udu, cholesky));
   }
   EXPECT_LT(worst_udu, 1e-12);
@@ -128,9 +128,9 @@ TEST(FloatingBase, InverseInertiaRoutesAgreeWithTheFormedMatrix) {
     const Model<double> model = floating_model(gen, shape);
     denoc::Workspace<double> ws(model);
     const VecX q = random_coordinates(gen, model);
-    const MatX M = denoc::floating_inertia(model, ws, q);
-    const MatX udu = denoc::floating_inverse_inertia_udu(model, ws, q);
-    const MatX cholesky = denoc::floating_inverse_inertia_cholesky(model, ws, q);
+    const MatX M = denoc::generalized_inertia(model, ws, q);
+    const MatX udu = denoc::inverse_inertia_udu(model, ws, q);
+    const MatX cholesky = denoc::inverse_generalized_inertia(model, ws, q);
     const MatX identity = MatX::Identity(model.nv(), model.nv());
     worst_udu = std::max(worst_udu, relative_error(MatX(M * udu), identity));
     worst_cholesky = std::max(worst_cholesky, relative_error(MatX(M * cholesky), identity));
@@ -150,7 +150,7 @@ TEST(FloatingBase, WorldJacobianDifferentiatesTheWorldPose) {
     const VecX q = random_coordinates(gen, model);
     const VecX v = gen.vector(model.nv(), 1);
     const denoc::BodyFrame<double> frame{model.dof() - 1, Transform<double>()};
-    const Vec6<double> rate = denoc::floating_frame_jacobian(model, ws, frame, q) * v;
+    const Vec6<double> rate = denoc::frame_jacobian(model, ws, frame, q) * v;
     auto at = [&](double t) {
       const Transform<double> base = denoc::base_pose<double>(q);
       const Vec3<double> w = v.segment<3>(3);
@@ -159,7 +159,7 @@ TEST(FloatingBase, WorldJacobianDifferentiatesTheWorldPose) {
       qt.head<3>() = base.p + t * base.R * v.head<3>();
       qt.segment<4>(3) = Eigen::Quaterniond(base.R * turn.toRotationMatrix()).coeffs();
       qt.tail(model.dof()) += t * v.tail(model.dof());
-      return denoc::floating_frame_pose(model, ws, frame, qt);
+      return denoc::frame_pose(model, ws, frame, qt);
     };
     const double h = 1e-6;
     const Transform<double> plus = at(h), minus = at(-h);
@@ -183,16 +183,16 @@ TEST(FloatingBase, ConvectiveInertiaGivesTheBiasAndASkewSymmetricRate) {
     denoc::Workspace<double> ws(model);
     const int n = model.dof();
     const VecX q = random_coordinates(gen, model), v = gen.vector(model.nv(), 2);
-    const MatX C = denoc::floating_convective_inertia(model, ws, q, v);
-    const VecX h = denoc::floating_bias_forces(model, ws, q, v);  // a copy: g reuses its storage
-    const VecX h_less_g = h - denoc::floating_gravity_forces(model, ws, q);
+    const MatX C = denoc::convective_inertia(model, ws, q, v);
+    const VecX h = denoc::bias_forces(model, ws, q, v);  // a copy: g reuses its storage
+    const VecX h_less_g = h - denoc::gravity_forces(model, ws, q);
     worst_bias = std::max(worst_bias, relative_error(VecX(C * v), h_less_g));
     const double dt = 1e-6;
     VecX ahead = q, behind = q;
     ahead.tail(n) += dt * v.tail(n);
     behind.tail(n) -= dt * v.tail(n);
-    const MatX M_ahead = denoc::floating_inertia(model, ws, ahead);
-    const MatX rate = (M_ahead - denoc::floating_inertia(model, ws, behind)) / (2 * dt);
+    const MatX M_ahead = denoc::generalized_inertia(model, ws, ahead);
+    const MatX rate = (M_ahead - denoc::generalized_inertia(model, ws, behind)) / (2 * dt);
     const MatX K = rate - 2 * C;
     worst_skew =
         std::max(worst_skew, (K + K.transpose()).cwiseAbs().maxCoeff() / K.cwiseAbs().maxCoeff());
@@ -210,7 +210,7 @@ TEST(FloatingBase, UduFactorsRebuildTheInertiaMatrix) {
     const Model<double> model = floating_model(gen, shape);
     denoc::Dynamics<double> d(model);
     const VecX q = random_coordinates(gen, model);
-    const MatX M = denoc::floating_inertia(model, d.denoc(), q);
+    const MatX M = denoc::generalized_inertia(model, d.denoc(), q);
     const denoc::UduFactors<double> f = denoc::udu_factors(denoc::Route::udu, d, q);
     ASSERT_EQ(f.U.rows(), model.nv());
     worst = std::max(worst, relative_error(MatX(f.U * f.d.asDiagonal() * f.U.transpose()), M));
@@ -247,18 +247,18 @@ TEST(FloatingBase, ExternalWrenchIsTheJacobianTransposeAndDrivesTheForwardDynami
       frame.link = link;
       frame.placement = Transform<double>{gen.rotation(), Vec3<double>(gen.vector(3, 0.3))};
       const Vec6<double> w = gen.vector(6, 10);
-      const MatX J = denoc::floating_frame_jacobian(model, ws, frame, q);
-      const VecX expected =
-          denoc::floating_inverse_dynamics(model, ws, q, v, a) - J.transpose() * w;
-      denoc::floating_inverse_dynamics(model, ws, q, v, a);
-      const VecX with_wrench = denoc::apply_floating_frame_wrench(model, ws, frame, q, w);
+      const MatX J = denoc::frame_jacobian(model, ws, frame, q);
+      const VecX expected = denoc::inverse_dynamics(model, ws, q, v, a) - J.transpose() * w;
+      denoc::inverse_dynamics(model, ws, q, v, a);
+      const denoc::FrameWrench<double> wrench{frame, w};
+      const VecX with_wrench = denoc::apply_frame_wrenches(model, ws, q, &wrench, 1);
       worst_wrench = std::max(worst_wrench, relative_error(with_wrench, expected));
     }
     const VecX forces = gen.vector(model.nv(), 5);
-    const VecX udu = denoc::floating_forward_dynamics(model, ws, q, v, forces);
-    const VecX cholesky = denoc::floating_forward_dynamics_cholesky(model, ws, q, v, forces);
-    worst_udu = std::max(
-        worst_udu, relative_error(denoc::floating_inverse_dynamics(model, ws, q, v, udu), forces));
+    const VecX udu = denoc::forward_dynamics(model, ws, q, v, forces);
+    const VecX cholesky = denoc::forward_dynamics_cholesky(model, ws, q, v, forces);
+    worst_udu =
+        std::max(worst_udu, relative_error(denoc::inverse_dynamics(model, ws, q, v, udu), forces));
     worst_cholesky = std::max(worst_cholesky, relative_error(udu, cholesky));
   }
   EXPECT_LT(worst_wrench, 1e-13);
@@ -266,7 +266,8 @@ TEST(FloatingBase, ExternalWrenchIsTheJacobianTransposeAndDrivesTheForwardDynami
   EXPECT_LT(worst_cholesky, 1e-11);
 }
 
-// The fixed-base routes refuse a floating base by name, and the floating ones a fixed base.
+// The routes that do not carry the base refuse a floating one by name, and a fixed base refuses
+// the coordinates of a floating one.
 TEST(FloatingBase, RoutesThatDoNotCarryTheBaseRefuseIt) {
   TreeGenerator gen(77);
   const Model<double> model = floating_model(gen, {2, 3, 10});
@@ -278,7 +279,7 @@ TEST(FloatingBase, RoutesThatDoNotCarryTheBaseRefuseIt) {
                std::invalid_argument);
   const Model<double> fixed = gen.model(gen.tree({2, 3, 10}));
   denoc::Workspace<double> ws(fixed);
-  EXPECT_THROW(denoc::floating_inertia(fixed, ws, VecX::Zero(fixed.nq() + 7)),
+  EXPECT_THROW(denoc::generalized_inertia(fixed, ws, VecX::Zero(fixed.nq() + 7)),
                std::invalid_argument);
 }
 

@@ -31,7 +31,7 @@ struct Momentum {
 
 Momentum momentum(const Model<double>& model, denoc::Workspace<double>& ws, const VecX& q,
                   const VecX& v) {
-  const denoc::MatX<double> M = denoc::floating_inertia(model, ws, q);
+  const denoc::MatX<double> M = denoc::generalized_inertia(model, ws, q);
   const VecX h = M.topRows(6) * v;
   denoc::joint_poses(model, ws);
   const denoc_test::SystemMass system = denoc_test::system_mass(model, ws);
@@ -56,8 +56,8 @@ TEST(FloatingSimulation, FreeFallKeepsMomentumEnergyAndTheUnitQuaternion) {
       v0 = gen.vector(nv, 1.5);
       denoc::Workspace<double> ws(model);
       const Momentum start = momentum(model, ws, q0, v0);
-      const double e0 = denoc::floating_kinetic_energy(model, ws, q0, v0) +
-                        denoc::floating_potential_energy(model, ws, q0);
+      const double e0 =
+          denoc::kinetic_energy(model, ws, q0, v0) + denoc::potential_energy(model, ws, q0);
       const Vec3<double> centre_rate = start.linear / start.mass;
       denoc::ZeroForces forces;
       denoc::ChainDynamics system(model, route, forces);
@@ -74,8 +74,8 @@ TEST(FloatingSimulation, FreeFallKeepsMomentumEnergyAndTheUnitQuaternion) {
                 start.centre + centre_rate * t + model.gravity() * t * t / 2;
             worst_angular = std::max(worst_angular, (now.angular - start.angular).norm());
             worst_centre = std::max(worst_centre, (now.centre - falling).norm());
-            const double e = denoc::floating_kinetic_energy(model, ws, q, v) +
-                             denoc::floating_potential_energy(model, ws, q);
+            const double e =
+                denoc::kinetic_energy(model, ws, q, v) + denoc::potential_energy(model, ws, q);
             worst_energy = std::max(worst_energy, std::abs(e - e0));
             worst_norm = std::max(worst_norm, std::abs(q.segment<4>(3).norm() - 1));
           },

@@ -120,15 +120,15 @@ TEST(ReducedModel, FloatingBaseTakesTheLinksLockedOntoIt) {
 
     const Model<double> reduced = reduced_model(full, locked);
     Workspace<double> ws_full(full), ws(reduced);
-    const MatX<double> M_full = floating_inertia(full, ws_full, q);
-    const VecX<double> tau_full = floating_inverse_dynamics(full, ws_full, q, v, a);
+    const MatX<double> M_full = generalized_inertia(full, ws_full, q);
+    const VecX<double> tau_full = inverse_dynamics(full, ws_full, q, v, a);
     const VecX<double> qr = pick(q, kept, 7, 7);
-    EXPECT_LT(relative_error(floating_inertia(reduced, ws, qr), pick(M_full, kept, 6)), 1e-12)
+    EXPECT_LT(relative_error(generalized_inertia(reduced, ws, qr), pick(M_full, kept, 6)), 1e-12)
         << "seed " << seed;
-    EXPECT_LT(relative_error(floating_inverse_dynamics(reduced, ws, qr, pick(v, kept, 6, 6),
-                                                       pick(a, kept, 6, 6)),
-                             pick(tau_full, kept, 6, 6)),
-              1e-12)
+    EXPECT_LT(
+        relative_error(inverse_dynamics(reduced, ws, qr, pick(v, kept, 6, 6), pick(a, kept, 6, 6)),
+                       pick(tau_full, kept, 6, 6)),
+        1e-12)
         << "seed " << seed;
   }
   EXPECT_GT(onto_base, 3);  // the base body's share was exercised

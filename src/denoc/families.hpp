@@ -1,11 +1,9 @@
-// The algorithm families in one include (saha/, mata/, lee/, floating/, the model's kinematics),
+// The algorithm families in one include (saha/, mata/, lee/, the model's kinematics),
 // and the list of their functions: instantiated once per scalar type in instantiate_<S>.cpp,
 // declared extern here for every other file. denoc.hpp adds the engine (engine/dynamics.hpp).
 #pragma once
 
 #include "denoc/count/counted.hpp"
-#include "denoc/floating/floating_convective_inertia.hpp"
-#include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/model/dh.hpp"
@@ -55,6 +53,7 @@ namespace denoc {
   X(convective_inertia, S);                           \
   X(apply_tool_wrench, S);                            \
   X(apply_frame_wrench, S);                           \
+  X(apply_frame_wrenches, S);                         \
   X(joint_reactions, S);                              \
   /* Gibbs-Appell, Mata et al. (2002) (mata/) */      \
   X(gibbs_appell_inverse_dynamics, S);                \
@@ -69,25 +68,7 @@ namespace denoc {
   X(fixman_inverse_inertia, S);                       \
   X(forward_dynamics_fixman, S);                      \
   X(fixman_unsupported_reason, S);                    \
-  X(fixman_supports, S);                              \
-  /* the floating base (floating/) */                 \
-  X(floating_inverse_dynamics, S);                    \
-  X(floating_bias_forces, S);                         \
-  X(floating_gravity_forces, S);                      \
-  X(floating_inertia, S);                             \
-  X(factor_floating_inertia, S);                      \
-  X(floating_convective_inertia, S);                  \
-  X(floating_udu_factors, S);                         \
-  X(floating_forward_dynamics, S);                    \
-  X(floating_forward_dynamics_cholesky, S);           \
-  X(floating_inverse_inertia_udu, S);                 \
-  X(floating_inverse_inertia_cholesky, S);            \
-  X(floating_kinetic_energy, S);                      \
-  X(floating_potential_energy, S);                    \
-  X(floating_frame_pose, S);                          \
-  X(floating_frame_jacobian, S);                      \
-  X(apply_floating_frame_wrench, S);                  \
-  X(apply_floating_frame_wrenches, S);
+  X(fixman_supports, S);
 
 #define DENOC_EXTERN_INSTANCE(function, S) extern template decltype(function<S>) function<S>
 #define DENOC_INSTANCE(function, S) template decltype(function<S>) function<S>

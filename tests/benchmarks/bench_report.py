@@ -33,8 +33,8 @@ MODELS = ["stanford"] + ["n:%d" % n for n in CHAINS]
 # The trees (robots/*.urdf, fixed base), raced against Pinocchio reading the same URDF.
 TREES = {"solo12": "Solo 12 quadruped (tree, 12 joints)",
          "simple_humanoid": "simple humanoid (tree, 29 joints)"}
-# The same trees on a floating base (the suite's floating/ routes), raced against Pinocchio's
-# free-flyer root joint (6 + n rates).
+# The same trees on a floating base (the suite's functions, the base at the root), raced
+# against Pinocchio's free-flyer root joint (6 + n rates).
 FLOATING = {"solo12_floating": "Solo 12 quadruped, floating base (6 + 12 rates)",
             "simple_humanoid_floating": "simple humanoid, floating base (6 + 29 rates)"}
 FLAT_NS = [24, 48, 96, 192, 384, 1000]

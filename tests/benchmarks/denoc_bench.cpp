@@ -30,9 +30,9 @@
 //                                             factorisation against cholesky::decompose
 //   model: stanford, n:<n> for the benchmark chains, solo12 and simple_humanoid for the trees
 //          (robots/*.urdf, fixed base; the suite and Pinocchio only), solo12_floating and
-//          simple_humanoid_floating for the same trees on a floating base (the suite's floating/
-//          routes against Pinocchio's free-flyer root joint; race/ only: id fd gim fd_chol inv
-//          chol, no coriolis).
+//          simple_humanoid_floating for the same trees on a floating base (the suite's functions
+//          with the base at the root, against Pinocchio's free-flyer root joint; race/ only: id fd
+//          gim fd_chol inv chol, no coriolis).
 //
 //   denoc_bench --check also prints the agreement of the suite with the peers built in (the
 //   floating-base trees also block by block: check_floating), and the check before timing fails
@@ -286,43 +286,40 @@ struct SuiteContext {
       : model(m), ws(model), ga(model), fx(model), centroidal(model), pool(std::move(p)) {}
 };
 
-// The suite's route for a model, fixed base or floating (floating/, chosen by the model): what
-// the peers' check and the race call. With a floating base the rates, accelerations and forces
-// have 6 + n entries and the forward dynamics take the joint forces alone, the tail of the pool's
-// [0_6; tau]. suite_factor factors the inertia matrix the last suite_gim formed.
+// The suite's route for a model, fixed base or floating (the same functions, the model's kind
+// choosing): what the peers' check and the race call. With a floating base the rates, accelerations
+// and forces have 6 + n entries and the forward dynamics take the joint forces alone, the tail of
+// the pool's [0_6; tau]. suite_factor factors the inertia matrix the last suite_gim formed.
 using SuiteModel = denoc::Model<double>;
 using SuiteWorkspace = denoc::Workspace<double>;
 
 const VecX<double>& suite_id(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q,
                              const VecX<double>& qd, const VecX<double>& qdd) {
-  return m.floating() ? denoc::floating_inverse_dynamics(m, ws, q, qd, qdd)
-                      : denoc::inverse_dynamics(m, ws, q, qd, qdd);
+  return denoc::inverse_dynamics(m, ws, q, qd, qdd);
 }
 const VecX<double>& suite_bias(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q,
                                const VecX<double>& qd) {
-  return m.floating() ? denoc::floating_bias_forces(m, ws, q, qd)
-                      : denoc::bias_forces(m, ws, q, qd);
+  return denoc::bias_forces(m, ws, q, qd);
 }
 const MatX<double>& suite_gim(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q) {
-  return m.floating() ? denoc::floating_inertia(m, ws, q) : denoc::generalized_inertia(m, ws, q);
+  return denoc::generalized_inertia(m, ws, q);
 }
 const VecX<double>& suite_fd(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q,
                              const VecX<double>& qd, const VecX<double>& tau) {
-  return m.floating() ? denoc::floating_forward_dynamics(m, ws, q, qd, tau.tail(m.dof()))
+  return m.floating() ? denoc::forward_dynamics(m, ws, q, qd, tau.tail(m.dof()))
                       : denoc::forward_dynamics(m, ws, q, qd, tau);
 }
 const VecX<double>& suite_fd_chol(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q,
                                   const VecX<double>& qd, const VecX<double>& tau) {
-  return m.floating() ? denoc::floating_forward_dynamics_cholesky(m, ws, q, qd, tau.tail(m.dof()))
+  return m.floating() ? denoc::forward_dynamics_cholesky(m, ws, q, qd, tau.tail(m.dof()))
                       : denoc::forward_dynamics_cholesky(m, ws, q, qd, tau);
 }
 const MatX<double>& suite_inv(const SuiteModel& m, SuiteWorkspace& ws, const VecX<double>& q) {
-  return m.floating() ? denoc::floating_inverse_inertia_udu(m, ws, q)
-                      : denoc::inverse_inertia_udu(m, ws, q);
+  return denoc::inverse_inertia_udu(m, ws, q);
 }
 const MatX<double>& suite_factor(const SuiteModel& m, SuiteWorkspace& ws) {
   if (m.floating()) {
-    denoc::factor_floating_inertia(m, ws);
+    denoc::unchecked::factor_floating_inertia(m, ws);
     return ws.base.factor;
   }
   denoc::factor_tree_inertia(m, ws);
@@ -585,13 +582,12 @@ PeerSet make_peers(const ModelSpec& spec) {
 }
 
 // The suite against every peer on 3 random states per model (the floating-base trees too: the
-// suite's floating/ routes against Pinocchio's free-flyer root, check_floating has them block by
-// block): torques, the inertia matrix (the full symmetric one), and both forward dynamics in
-// torque space (max|M (qdd_suite - qdd_peer)|
-// / max|tau - h|), against the suite's U D U^T (fd) and Cholesky (fd_chol) routes, and on the
-// trees the sparse factor of M = L^T D L (the suite's tree_ltdl against the peer's U D U^T,
-// which is the same factor with L = U^T). Returns false when any differs by more than kTolerance
-// (relative).
+// suite's functions on a floating base against Pinocchio's free-flyer root, check_floating has them
+// block by block): torques, the inertia matrix (the full symmetric one), and both forward dynamics
+// in torque space (max|M (qdd_suite - qdd_peer)| / max|tau - h|), against the suite's U D U^T (fd)
+// and Cholesky (fd_chol) routes, and on the trees the sparse factor of M = L^T D L (the suite's
+// tree_ltdl against the peer's U D U^T, which is the same factor with L = U^T). Returns false when
+// any differs by more than kTolerance (relative).
 bool check_peers(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>& sets,
                  bool verbose) {
   bool all_ok = true, header = false;
@@ -726,7 +722,7 @@ bool check_floating(const std::vector<ModelSpec>& specs, const std::vector<PeerS
         qdd_self.add(a, suite_fd_chol(model, ws, q, qd, t));
         const MatX<double> M_inv = suite_inv(model, ws, q);
         if (has_inverse) inverse.add(M_inv, peer->minv_full(q));
-        inverse_self.add(M_inv, denoc::floating_inverse_inertia_cholesky(model, ws, q));
+        inverse_self.add(M_inv, denoc::inverse_generalized_inertia(model, ws, q));
       }
       const double tau_rel = std::max(tau_base.rel, tau_joints.rel);
       const double m_rel = std::max({m_base.rel, m_coupling.rel, m_joints.rel});
@@ -1165,7 +1161,7 @@ void register_inverse_pair(const ModelSpec& spec, const Pool<double>& pool) {
 // per-round ratios of the fastest peer of that round to the suite (above 1: the suite is faster).
 // chol, on the trees: the sparse factorisation of an inertia matrix formed before timing (the
 // suite's tree_ltdl, Pinocchio's cholesky::decompose), the same matrix every call. On a floating
-// base the suite's floating/ routes (suite_id etc.) against Pinocchio's free-flyer, no coriolis.
+// base the suite's functions (suite_id etc.) against Pinocchio's free-flyer, no coriolis.
 //
 // The legged robot's quantities (com, com_jacobian, centroidal_matrix, centroidal_momentum,
 // frame_velocity, frame_acceleration; the trees, the peers that have them): the suite's

@@ -61,7 +61,7 @@ void chain_only(const Dynamics<S>& d, Route route, const char* what) {
                                 " for serial chains only, and the robot is a tree");
 }
 // With a floating base (docs/floating-base.md), q has 7 + n entries and the rates 6 + n; the
-// routes that carry the base at their root take it, the others refuse it by name.
+// DeNOC routes take the base as their root, the others refuse it by name.
 template <typename S>
 void fixed_base_only(const Dynamics<S>& d, Route route, const char* what) {
   if (d.model().floating())
@@ -74,10 +74,8 @@ void fixed_base_only(const Dynamics<S>& d, Route route, const char* what) {
 template <typename S>
 const VecX<S>& inverse_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
-  if (d.model().floating() && route == Route::denoc)
-    return floating_inverse_dynamics(d.model(), d.denoc(), q, qd, qdd);
-  routes_detail::fixed_base_only(d, route, "the inverse dynamics");
   if (route == Route::denoc) return inverse_dynamics(d.model(), d.denoc(), q, qd, qdd);
+  routes_detail::fixed_base_only(d, route, "the inverse dynamics");
   if (route == Route::gibbs_appell)
     return gibbs_appell_inverse_dynamics(d.model(), d.gibbs_appell(), q, qd, qdd);
   routes_detail::not_computed_by(route, "the inverse dynamics");
@@ -86,10 +84,8 @@ const VecX<S>& inverse_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q
 // h(q, qd) = tau(q, qd, 0).
 template <typename S>
 const VecX<S>& bias_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q, ConstVectorRef<S> qd) {
-  if (d.model().floating() && route == Route::denoc)
-    return floating_bias_forces(d.model(), d.denoc(), q, qd);
-  routes_detail::fixed_base_only(d, route, "the bias forces");
   if (route == Route::denoc) return bias_forces(d.model(), d.denoc(), q, qd);
+  routes_detail::fixed_base_only(d, route, "the bias forces");
   if (route == Route::gibbs_appell) return gibbs_appell_bias(d.model(), d.gibbs_appell(), q, qd);
   routes_detail::not_computed_by(route, "the bias forces");
 }
@@ -97,10 +93,8 @@ const VecX<S>& bias_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q, Con
 // g(q) = tau(q, 0, 0).
 template <typename S>
 const VecX<S>& gravity_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
-  if (d.model().floating() && route == Route::denoc)
-    return floating_gravity_forces(d.model(), d.denoc(), q);
-  routes_detail::fixed_base_only(d, route, "the gravity forces");
   if (route == Route::denoc) return gravity_forces(d.model(), d.denoc(), q);
+  routes_detail::fixed_base_only(d, route, "the gravity forces");
   if (route == Route::gibbs_appell) return gibbs_appell_gravity(d.model(), d.gibbs_appell(), q);
   routes_detail::not_computed_by(route, "the gravity forces");
 }
@@ -108,10 +102,8 @@ const VecX<S>& gravity_forces(Route route, Dynamics<S>& d, ConstVectorRef<S> q) 
 // The generalized inertia matrix I(q): Saha (1999) Eq. (24) or Mata et al. (2002) Eq. (19).
 template <typename S>
 const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
-  if (d.model().floating() && route == Route::denoc)
-    return floating_inertia(d.model(), d.denoc(), q);
-  routes_detail::fixed_base_only(d, route, "the inertia matrix");
   if (route == Route::denoc) return generalized_inertia(d.model(), d.denoc(), q);
+  routes_detail::fixed_base_only(d, route, "the inertia matrix");
   if (route == Route::gibbs_appell) return gibbs_appell_inertia(d.model(), d.gibbs_appell(), q);
   routes_detail::not_computed_by(route, "the inertia matrix");
 }
@@ -120,66 +112,39 @@ const MatX<S>& generalized_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S
 template <typename S>
 const MatX<S>& convective_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                   ConstVectorRef<S> qd) {
-  if (d.model().floating() && route == Route::denoc)
-    return floating_convective_inertia(d.model(), d.denoc(), q, qd);
-  routes_detail::fixed_base_only(d, route, "the matrix of convective inertia terms");
   if (route == Route::denoc) return convective_inertia(d.model(), d.denoc(), q, qd);
   routes_detail::not_computed_by(route, "the matrix of convective inertia terms");
 }
 
-// The factors of I = U D U^T: U, unit upper triangular, and the diagonal of D.
-template <typename S>
-struct UduFactors {
-  const MatX<S>& U;
-  const VecX<S>& d;
-};
-
-// The factors of I = U D U^T, Saha (1999) Eqs. (46)-(54); with a floating base (6 + n) x (6 + n),
-// the base's pivot factored too (floating_udu_factors).
+// The factors of I = U D U^T, Saha (1999) Eqs. (46)-(54).
 template <typename S>
 UduFactors<S> udu_factors(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
   if (route != Route::udu) routes_detail::not_computed_by(route, "the U D U^T factors");
-  Workspace<S>& ws = d.denoc();
-  if (d.model().floating()) {
-    floating_udu_factors(d.model(), ws, q);
-    return {ws.base.U, ws.base.d};
-  }
-  udu_factors(d.model(), ws, q);
-  return {ws.U, ws.m_hat};
+  return udu_factors(d.model(), d.denoc(), q);
 }
 
 // I(q)^-1; NaN entries when I is not positive definite.
 template <typename S>
 const MatX<S>& inverse_inertia(Route route, Dynamics<S>& d, ConstVectorRef<S> q) {
-  if (d.model().floating() && route == Route::udu)
-    return floating_inverse_inertia_udu(d.model(), d.denoc(), q);
-  if (d.model().floating() && route == Route::cholesky)
-    return floating_inverse_inertia_cholesky(d.model(), d.denoc(), q);
+  if (route == Route::udu) return inverse_inertia_udu(d.model(), d.denoc(), q);
+  if (route == Route::cholesky) return inverse_generalized_inertia(d.model(), d.denoc(), q);
   routes_detail::fixed_base_only(d, route, "the inverse inertia matrix");
-  if (route == Route::fixman) routes_detail::chain_only(d, route, "the inverse inertia matrix");
-  switch (route) {
-    case Route::udu:
-      return inverse_inertia_udu(d.model(), d.denoc(), q);
-    case Route::fixman:
-      return fixman_inverse_inertia(d.model(), d.fixman(), q);
-    case Route::cholesky:
-      return inverse_generalized_inertia(d.model(), d.denoc(), q);
-    default:
-      routes_detail::not_computed_by(route, "the inverse inertia matrix");
+  if (route == Route::fixman) {
+    routes_detail::chain_only(d, route, "the inverse inertia matrix");
+    return fixman_inverse_inertia(d.model(), d.fixman(), q);
   }
+  routes_detail::not_computed_by(route, "the inverse inertia matrix");
 }
 
 // The pose of `frame` (in the base frame; in the world frame with a floating base), and the
 // geometric Jacobian of its origin (6 x n; 6 x (6 + n) with a floating base).
 template <typename S>
 const Transform<S>& frame_pose(Dynamics<S>& d, const BodyFrame<S>& frame, ConstVectorRef<S> q) {
-  if (d.model().floating()) return floating_frame_pose(d.model(), d.denoc(), frame, q);
   return frame_pose(d.model(), d.denoc(), frame, q);
 }
 template <typename S>
 const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian(Dynamics<S>& d, const BodyFrame<S>& frame,
                                                           ConstVectorRef<S> q) {
-  if (d.model().floating()) return floating_frame_jacobian(d.model(), d.denoc(), frame, q);
   return frame_jacobian(d.model(), d.denoc(), frame, q);
 }
 
@@ -188,20 +153,14 @@ const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian(Dynamics<S>& d, const 
 template <typename S>
 const VecX<S>& forward_dynamics(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
-  if (d.model().floating() && route == Route::udu)
-    return floating_forward_dynamics(d.model(), d.denoc(), q, qd, tau);
-  if (d.model().floating() && route == Route::cholesky)
-    return floating_forward_dynamics_cholesky(d.model(), d.denoc(), q, qd, tau);
+  if (route == Route::udu) return forward_dynamics(d.model(), d.denoc(), q, qd, tau);
+  if (route == Route::cholesky) return forward_dynamics_cholesky(d.model(), d.denoc(), q, qd, tau);
   routes_detail::fixed_base_only(d, route, "the forward dynamics");
-  if (route == Route::fixman) routes_detail::chain_only(d, route, "the forward dynamics");
   switch (route) {
-    case Route::udu:
-      return forward_dynamics(d.model(), d.denoc(), q, qd, tau);
-    case Route::cholesky:
-      return forward_dynamics_cholesky(d.model(), d.denoc(), q, qd, tau);
     case Route::gibbs_appell:
       return forward_dynamics_gibbs_appell(d.model(), d.gibbs_appell(), q, qd, tau);
     case Route::fixman:
+      routes_detail::chain_only(d, route, "the forward dynamics");
       return forward_dynamics_fixman(d.model(), d.denoc(), d.fixman(), q, qd, tau);
     default:
       routes_detail::not_computed_by(route, "the forward dynamics");

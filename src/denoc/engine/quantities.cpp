@@ -464,18 +464,13 @@ void SampleQuantities::with_wrenches(ConstVectorRef<double> q, const AppliedWren
     w = {a.frame, a.wrench};
     if (!a.in_frame_axes) continue;
     if (model_.floating()) {
-      w.w = tool_wrench_in_base(floating_frame_pose(model_, ws_, a.frame, q).R, a.wrench);
+      w.w = tool_wrench_in_base(frame_pose(model_, ws_, a.frame, q).R, a.wrench);
     } else {
       joint_poses(model_, ws_);
       w.w = tool_wrench_in_base(frame_pose_from_poses(ws_, a.frame).R, a.wrench);
     }
   }
-  if (model_.floating()) {
-    apply_floating_frame_wrenches(model_, ws_, q, in_base_.data(), count);
-    return;
-  }
-  for (const FrameWrench<double>& w : in_base_)
-    apply_frame_wrench(model_, ws_, w.frame, w.w);
+  apply_frame_wrenches(model_, ws_, q, in_base_.data(), count);
 }
 
 ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool friction)

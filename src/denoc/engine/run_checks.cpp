@@ -2,7 +2,6 @@
 
 #include <charconv>
 
-#include "denoc/floating/floating_dynamics.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 

@@ -31,20 +31,23 @@ void require_joint_values(const Model<S>& model, const char* function, const cha
     arguments_detail::wrong_length(function, argument, v.size(), model.dof(), "joints");
 }
 
-// The coordinates of a floating-base model, 7 + n; its rates (or forces), 6 + n.
+// The coordinates q of the model, n (7 + n with a floating base); its rates (or forces), n
+// (6 + n with a floating base).
 template <typename S, typename Vector>
 void require_coordinates(const Model<S>& model, const char* function, const char* argument,
                          const Vector& q) {
   if (q.size() != model.nq())
-    arguments_detail::wrong_length(function, argument, q.size(), model.nq(),
-                                   "coordinates (7 of the base and one per joint)");
+    arguments_detail::wrong_length(
+        function, argument, q.size(), model.nq(),
+        model.floating() ? "coordinates (7 of the base and one per joint)" : "joints");
 }
 template <typename S, typename Vector>
 void require_rates(const Model<S>& model, const char* function, const char* argument,
                    const Vector& v) {
   if (v.size() != model.nv())
-    arguments_detail::wrong_length(function, argument, v.size(), model.nv(),
-                                   "rates (6 of the base and one per joint)");
+    arguments_detail::wrong_length(
+        function, argument, v.size(), model.nv(),
+        model.floating() ? "rates (6 of the base and one per joint)" : "joints");
 }
 
 // A function that takes a fixed base only, or a floating one only.

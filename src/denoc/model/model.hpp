@@ -11,7 +11,7 @@
 // coordinates come first, as Pinocchio's free-flyer joint (its position and unit quaternion in q,
 // the velocity of its origin and its angular velocity, both in J_0, in the rates), and the base
 // body's mass properties become part of the dynamics. The joints' recursions are unchanged; the
-// base enters them at the root (floating/).
+// base enters them at the root (saha/base_motion.hpp).
 //
 // Joint i carries a frame J_i. Its placement relative to J_lambda(i) (J_0 is the base frame) is a
 // constant transform (R_i, o_i) followed by the joint's own motion about or along the z axis of

@@ -34,6 +34,7 @@ struct KinematicsWorkspace {
   // With a floating base (docs/floating-base.md): the base frame in the world frame.
   Transform<S> base_pose;
   Eigen::Matrix<S, 6, Eigen::Dynamic> jacobian;  // [v; omega] of the tool frame origin, base frame
+  Eigen::Matrix<S, 6, Eigen::Dynamic> world_jacobian;  // the same with a floating base, 6 x (6 + n)
 };
 
 // The workspace was built for a model of model's number of joints (arguments.hpp).

@@ -18,7 +18,7 @@
 
 #include <vector>
 
-#include "denoc/floating/base_motion.hpp"
+#include "denoc/saha/base_motion.hpp"
 #include "denoc/model/kinematics.hpp"
 
 namespace denoc {

@@ -7,7 +7,7 @@
 
 namespace denoc {
 
-namespace unchecked {  // the floating routes' entry (inverse_dynamics.hpp)
+namespace unchecked {
 
 // T = 1/2 sum_i t_i^T M_i t_i, with the twists t_i of Eq. (12), plus the rotors' 1/2 G^2 Jm qd^2.
 template <typename S>
@@ -15,7 +15,7 @@ S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                  ConstVectorRef<S> qd) {
   update_joint_frames(model, ws, q);
   S energy = 0;
-  // A floating base moves with t_0 (floating/base_motion.hpp): its body's share, and the links'
+  // A floating base moves with t_0 (base_motion.hpp): its body's share, and the links'
   // twists carried from it.
   const Vec6<S> t_base = model.floating() ? ws.base.t : Vec6<S>::Zero();
   if (model.floating()) energy += t_base.dot(model.base_inertia() * t_base) / 2;
@@ -50,20 +50,21 @@ S potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q)
 
 }  // namespace unchecked
 
+// T and V at (q, qd): with a floating base the base body's share too, its motion and pose from
+// the first seven coordinates and six rates (base_motion.hpp).
 template <typename S>
 S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                  ConstVectorRef<S> qd) {
-  require_fixed_base_call(model, ws, "kinetic_energy");
-  require_joint_values(model, "kinetic_energy", "q", q);
-  require_joint_values(model, "kinetic_energy", "qd", qd);
-  return unchecked::kinetic_energy(model, ws, q, qd);
+  require_call(model, ws, "kinetic_energy", q, qd);
+  if (model.floating()) set_base_motion(model, ws, q, qd, ws.base.zeros);
+  return unchecked::kinetic_energy(model, ws, joint_coordinates(model, q), joint_rates(model, qd));
 }
 
 template <typename S>
 S potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  require_fixed_base_call(model, ws, "potential_energy");
-  require_joint_values(model, "potential_energy", "q", q);
-  return unchecked::potential_energy(model, ws, q);
+  require_call(model, ws, "potential_energy", q);
+  if (model.floating()) ws.base_pose = base_pose<S>(q);
+  return unchecked::potential_energy(model, ws, joint_coordinates(model, q));
 }
 
 }  // namespace denoc

@@ -247,15 +247,123 @@ void solve_unit_lower(const Model<S>& model, Workspace<S>& ws, Topology topology
   }
 }
 
+// M^_0 = M_0 + the sum the joints on the base left in ws.base.articulated (Eq. 50 at the base).
+template <typename S>
+Mat6<S> base_articulated_mass(const Model<S>& model, const Workspace<S>& ws) {
+  Mat6<S> M = ws.base.articulated;  // [A K; . C], K^T still to place
+  M.template bottomLeftCorner<3, 3>() = M.template topRightCorner<3, 3>().transpose();
+  M += model.base_inertia().matrix();
+  return M;
+}
+
+// M^_0 factored: the base's pivot. False unless it is positive definite.
+template <typename S>
+bool factor_base_pivot(const Model<S>& model, Workspace<S>& ws) {
+  ws.base.pivot.compute(base_articulated_mass(model, ws));
+  return ws.base.pivot.info() == Eigen::Success;
+}
+
+// The base's accelerations [dw; dv] from M^_0 a_0 = f_0 - zeta_0: zeta_0 the base body's own
+// wrench at zero acceleration plus what its joints left in ws.base.bias (Eq. 35 at the base),
+// f_0 the wrench applied to the base (ws.base.applied).
+template <typename S>
+void solve_base_pivot(const Model<S>& model, Workspace<S>& ws) {
+  const Vec6<S> zeta = ws.base.bias + base_body_wrench(model.base_inertia(), ws.base.t, ws.base.xi);
+  ws.base.accel = ws.base.pivot.solve(Vec6<S>(ws.base.applied - zeta));
+}
+
+// [dv; dw; qdd] from ws.base.accel and ws.qdd into ws.base.qdd.
+template <typename S>
+void gather_floating_accelerations(const Model<S>& model, Workspace<S>& ws) {
+  write_linear_first(ws.base.accel, ws.base.qdd.template head<6>());
+  ws.base.qdd.tail(model.dof()) = ws.qdd;
+}
+
+// The elimination after the articulated masses: tau^ = U^-1 phi to the base, the base's pivot,
+// then qdd from the base outwards (Eqs. 34-37 with the base first). The joint forces `tau`.
+template <typename S, typename Topology>
+void floating_solve(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau,
+                    Topology topology) {
+  solve_unit_upper(model, ws, tau, topology);  // down to the base, zeta_0 in ws.base.bias
+  ws.tau_hat.array() /= ws.m_hat.array();
+  solve_base_pivot(model, ws);
+  solve_unit_lower(model, ws, topology);  // from mu_0 = the base's accelerations
+}
+
+// The generalized forces of the forward dynamics: the joints' n (the base free), or all 6 + n,
+// the base's [f; n] first (in the base frame, about its origin: an external wrench's J^T w).
+// The base's into ws.base.applied ([n; f], zero for n); returns the joints'.
+template <typename S>
+auto take_applied_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau) {
+  if (tau.size() != model.dof() && tau.size() != model.nv())
+    throw std::invalid_argument("the forward dynamics of a floating base: tau has " +
+                                std::to_string(tau.size()) + " entries, and the model " +
+                                std::to_string(model.dof()) + " joints and " +
+                                std::to_string(model.nv()) + " rates");
+  ws.base.applied.setZero();
+  if (tau.size() == model.nv()) {
+    linear(ws.base.applied) = tau.template head<3>();
+    angular(ws.base.applied) = tau.template segment<3>(3);
+  }
+  return tau.tail(model.dof());
+}
+
+// The accelerations [dv; dw; qdd] (6 + n) that the forces `tau` (take_applied_forces) produce
+// at (q, v), in O(n). Returns ws.base.qdd; NaN if M^_0 is not positive definite.
+namespace unchecked {
+template <typename S>
+const VecX<S>& floating_forward_dynamics(const Model<S>& model, Workspace<S>& ws,
+                                         ConstVectorRef<S> q, ConstVectorRef<S> v,
+                                         ConstVectorRef<S> tau) {
+  set_base_motion(model, ws, q, v, VecX<S>());
+  const auto joint_forces = take_applied_forces(model, ws, tau);
+  update_joint_frames(model, ws, joint_coordinates(model, q));
+  bool factored = false;
+  with_topology(model, [&](auto topology) {
+    forward_recursion(model, ws, joint_rates(model, v), ws.zeros, topology);
+    articulated_body_masses(model, ws, topology);  // Eqs. (47)-(50), M^_0's sum included
+    if (!(factored = factor_base_pivot(model, ws))) return;
+    floating_solve(model, ws, joint_forces, topology);
+  });
+  if (!factored) {
+    ws.base.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.base.qdd;
+  }
+  gather_floating_accelerations(model, ws);
+  return ws.base.qdd;
+}
+}  // namespace unchecked
+
+// The same accelerations by forming the inertia matrix and factoring it (the cholesky route).
+namespace unchecked {
+template <typename S>
+const VecX<S>& floating_forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws,
+                                                  ConstVectorRef<S> q, ConstVectorRef<S> v,
+                                                  ConstVectorRef<S> tau) {
+  VecX<S>& qdd = ws.base.qdd;
+  qdd = -floating_inverse_dynamics(model, ws, q, v, ws.base.zeros);
+  qdd.tail(model.dof()) += take_applied_forces(model, ws, tau);
+  if (tau.size() == model.nv()) qdd.template head<6>() += tau.template head<6>();
+  floating_inertia(model, ws, q);
+  if (!factor_floating_inertia(model, ws)) {
+    qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return qdd;
+  }
+  tree_ltdl_solve(ws.base.factor, model.rate_parents().data(), qdd);
+  return qdd;
+}
+}  // namespace unchecked
+
 // qdd from I(q) qdd = phi = tau - h(q, qd), Eq. (33), in O(n) through I = U D U^T. Returns
 // ws.qdd. `tau` must not be a vector of the workspace. One topology dispatch for the whole call.
+// With a floating base the elimination runs on to the base, whose pivot is the 6x6 articulated
+// mass M^_0 = M_0 + sum_c B^T (M^_c - psi^_c psi_c^T) B (Featherstone's floating-base
+// articulated-body method): the 6 + n accelerations [dv; dw; qdd] into ws.base.qdd, from tau of
+// the joints' n forces (the base free) or all 6 + n (take_applied_forces).
+namespace unchecked {
 template <typename S>
 const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
-  require_fixed_base_call(model, ws, "forward_dynamics");
-  require_joint_values(model, "forward_dynamics", "q", q);
-  require_joint_values(model, "forward_dynamics", "qd", qd);
-  require_joint_values(model, "forward_dynamics", "tau", tau);
   update_joint_frames(model, ws, q);
   with_topology(model, [&](auto topology) {
     forward_recursion(model, ws, qd, ws.zeros, topology);  // the motion of h in Eq. (33)
@@ -266,16 +374,29 @@ const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
   });
   return ws.qdd;
 }
+}  // namespace unchecked
+
+template <typename S>
+const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                                ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
+  require_call(model, ws, "forward_dynamics", q, qd);
+  if (model.floating()) return unchecked::floating_forward_dynamics(model, ws, q, qd, tau);
+  require_joint_values(model, "forward_dynamics", "tau", tau);
+  return unchecked::forward_dynamics(model, ws, q, qd, tau);
+}
 
 // The same accelerations by forming I (Eq. 24) and factoring it, I = L L^T: O(n^3); on a tree
-// I = L^T D L with the parent array, O(n d^2) (accelerations_from_inertia). Returns ws.qdd; NaN
-// if I is not positive definite (ws.gim_factored is then false).
+// I = L^T D L with the parent array, O(n d^2) (accelerations_from_inertia), as with a floating
+// base. Returns ws.qdd (ws.base.qdd); NaN if I is not positive definite (ws.gim_factored is then
+// false).
 template <typename S>
 const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> qd,
                                          ConstVectorRef<S> tau) {
+  require_call(model, ws, "forward_dynamics_cholesky", q, qd);
+  if (model.floating()) return unchecked::floating_forward_dynamics_cholesky(model, ws, q, qd, tau);
   require_joint_values(model, "forward_dynamics_cholesky", "tau", tau);
-  ws.phi = tau - bias_forces(model, ws, q, qd);
+  ws.phi = tau - unchecked::inverse_dynamics(model, ws, q, qd, ws.zeros);
   generalized_inertia(model, ws, q);
   return accelerations_from_inertia(model, ws);
 }
@@ -287,7 +408,7 @@ const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws
 // only where i supports k: psi_k is carried inwards along k's path to the base, through its
 // parents, and every other entry stays zero (docs/trees.md). O(n^2) on a chain, O(n d) on a tree
 // of depth d.
-namespace unchecked {  // the floating routes' entry (inverse_dynamics.hpp)
+namespace unchecked {
 template <typename S>
 void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
@@ -305,11 +426,67 @@ void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
 }
 }  // namespace unchecked
 
+// A symmetric 6x6 matrix A = U D U^T, U unit upper triangular: its last row and column
+// eliminated first, as Eqs. (47)-(50) eliminate the joints from the tips inwards. A is overwritten.
+template <typename S, typename UBlock, typename DBlock>
+void factor_udu_6x6(Mat6<S>& A, UBlock&& U, DBlock&& d) {
+  U.setIdentity();
+  for (int k = 5; k >= 0; --k) {
+    d[k] = A(k, k);
+    U.col(k).head(k) = A.col(k).head(k) / d[k];
+    A.topLeftCorner(k, k).noalias() -= d[k] * U.col(k).head(k) * U.col(k).head(k).transpose();
+  }
+}
+
+// The factors of I = U D U^T with a floating base (Saha 1999, Eqs. 46-54 run on to the base),
+// rates [v; w; qd]: the joints' rows and D as on a fixed base (udu_factors); the base's rows of
+// joint k's column, S_0^T B_{r,0}^T psi_k^0, psi_k carried along k's path to the base through its
+// root r and read by the base's six unit rates S_0; and the base's 6x6 pivot M^_0 in the order
+// [v; w], factored once more as U_0 D_0 U_0^T so that D is diagonal. U into ws.base.U, the
+// diagonal of D into ws.base.d. D is positive where I is positive definite.
+namespace unchecked {
 template <typename S>
-void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  require_fixed_base_call(model, ws, "udu_factors");
-  require_joint_values(model, "udu_factors", "q", q);
+void floating_udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  const int n = model.dof();
+  unchecked::udu_factors(model, ws,
+                         joint_coordinates(model, q));  // also leaves M^_0's sum in ws.base
+  MatX<S>& U = ws.base.U;
+  U.setIdentity(n + 6, n + 6);  // sized at the first call
+  ws.base.d.resize(n + 6);
+  U.bottomRightCorner(n, n) = ws.U;
+  ws.base.d.tail(n) = ws.m_hat;
+  for (int k = 0; k < n; ++k) {
+    Vec6<S> psi = ws.psi[k];
+    for (int j = k; j >= 0; j = model.parent(j))
+      psi = transfer_wrench(ws.E[j], ws.ell[j], psi);  // B_{j,lambda(j)}^T, to the base
+    write_linear_first(psi, U.col(6 + k).template head<6>());
+  }
+  const Mat6<S> M = base_articulated_mass(model, ws);  // [angular; linear]
+  Mat6<S> pivot;                                       // in the order [v; w]
+  pivot << M.template bottomRightCorner<3, 3>(), M.template bottomLeftCorner<3, 3>(),
+      M.template topRightCorner<3, 3>(), M.template topLeftCorner<3, 3>();
+  factor_udu_6x6(pivot, U.template topLeftCorner<6, 6>(), ws.base.d.template head<6>());
+}
+}  // namespace unchecked
+
+// The factors of I = U D U^T: U, unit upper triangular, and the diagonal of D.
+template <typename S>
+struct UduFactors {
+  const MatX<S>& U;
+  const VecX<S>& d;
+};
+
+// I = U D U^T: n x n (ws.U and ws.m_hat), or (6 + n) x (6 + n) with a floating base, the base's
+// pivot factored too (ws.base.U and ws.base.d).
+template <typename S>
+UduFactors<S> udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  require_call(model, ws, "udu_factors", q);
+  if (model.floating()) {
+    unchecked::floating_udu_factors(model, ws, q);
+    return {ws.base.U, ws.base.d};
+  }
   unchecked::udu_factors(model, ws, q);
+  return {ws.U, ws.m_hat};
 }
 
 }  // namespace denoc

@@ -173,8 +173,8 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
 // written with its mirror i_ji. The matrix is zeroed first (n^2 contiguous stores), so that no
 // stale entry survives off the paths; mirroring the whole triangle instead, a strided copy of
 // n^2 / 2 entries, took more time than the entries themselves (the humanoid's 29 joints).
-// With a floating base (floating/floating_dynamics.hpp) the same pass fills the joints' block of
-// the (6 + n) matrix `gim`, from row and column 6, and carries each wrench the last step to the
+// With a floating base (floating_inertia, below) the same pass fills the joints' block of the
+// (6 + n) matrix `gim`, from row and column 6, and carries each wrench the last step to the
 // base: B_{k,0}^T M~_i p_i is the coupling of joint i with the base's six rates, [f; n] in rows 0-5
 // of column 6 + i (and its mirror).
 template <typename S>
@@ -216,10 +216,65 @@ void gim_on_tree(const Model<S>& model, Workspace<S>& ws) {
 // origin) then dominates.
 constexpr int kShortChain = 18;
 
+// With a floating base (base_motion.hpp), the base's 6x6 block from the composite body M~_0
+// about the base origin, acting on [v; w]: the momentum is m v - h x w and h x v + I_O w.
+template <typename S, typename Block>
+void write_base_block(const BodyInertia<S>& M, Block&& out) {
+  out.template topLeftCorner<3, 3>() = M.mass * Mat3<S>::Identity();
+  out.template topRightCorner<3, 3>() = -cross_matrix(M.first_moment);
+  out.template bottomLeftCorner<3, 3>() = cross_matrix(M.first_moment);
+  out.template bottomRightCorner<3, 3>() = M.rotational;
+}
+
+namespace unchecked {
+// The (6 + n) x (6 + n) inertia matrix, rates ordered [v; w; qd]: the joints' block and their
+// coupling with the base in one pass over the paths (gim_on_tree with the base: Eq. 24 with
+// p_0 = 1, the base's six rates, B_{j,0}^T M~_j p_j), then the base's block from the composite
+// of everything, M~_0 of Eq. (23b). Returns ws.base.gim.
+template <typename S>
+const MatX<S>& floating_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  update_joint_frames(model, ws, joint_coordinates(model, q));
+  MatX<S>& M = ws.base.gim;
+  gim_on_tree(model, ws, M, 6);
+  if (model.has_rotors()) M.diagonal().tail(model.dof()) += model.rotor_inertia();
+  BodyInertia<S> composite = model.base_inertia();
+  for_each_root_joint(model,
+                      [&](int c) { composite += ws.M_tilde[c].transferred(ws.E[c], ws.ell[c]); });
+  write_base_block(composite, M.template topLeftCorner<6, 6>());
+  return M;
+}
+
+// The (6 + n) inertia matrix factored as L^T D L with the parent array of the rates (tree_ltdl;
+// Model::rate_parents: the six base rates a chain, the joints below them). False unless it is
+// positive definite.
+template <typename S>
+bool factor_floating_inertia(const Model<S>& model, Workspace<S>& ws) {
+  size_square(ws.base.factor, model.nv());
+  return tree_ltdl(ws.base.gim, ws.base.factor, ws.base.column, model.rate_parents().data(),
+                   model.rate_subtree_ends().data());
+}
+
+// Its inverse through that factor. Returns ws.base.inverse.
+template <typename S>
+const MatX<S>& floating_inverse_inertia(const Model<S>& model, Workspace<S>& ws,
+                                        ConstVectorRef<S> q) {
+  floating_inertia(model, ws, q);
+  size_square(ws.base.inverse, model.nv());
+  if (!factor_floating_inertia(model, ws)) {
+    ws.base.inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.base.inverse;
+  }
+  tree_ltdl_inverse(ws.base.factor, model.rate_parents().data(), ws.base.column, ws.base.inverse);
+  return ws.base.inverse;
+}
+}  // namespace unchecked
+
+// The generalized inertia matrix I(q), Eq. (24), n x n (ws.gim), or (6 + n) x (6 + n) with a
+// floating base (ws.base.gim), rates ordered [v; w; qd].
 template <typename S>
 const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  require_fixed_base_call(model, ws, "generalized_inertia");
-  require_joint_values(model, "generalized_inertia", "q", q);
+  require_call(model, ws, "generalized_inertia", q);
+  if (model.floating()) return unchecked::floating_inertia(model, ws, q);
   update_joint_frames(model, ws, q);
   if (!model.is_chain()) {
     gim_on_tree(model, ws);
@@ -304,9 +359,14 @@ const VecX<S>& accelerations_from_inertia(const Model<S>& model, Workspace<S>& w
 // place. NaN if I is not positive definite (ws.gim_factored is then false); L stays in
 // ws.gim_factor either way. On a tree, I = L^T D L with the parent array and
 // I^-1 = L^-1 D^-1 L^-T (tree_ltdl_inverse): O(n^2 d) where the chain's form is O(n^3).
+// With a floating base, the (6 + n) inverse through the L^T D L factor of the rates' tree.
 template <typename S>
 const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q) {
+  if (model.floating()) {
+    require_call(model, ws, "inverse_generalized_inertia", q);
+    return unchecked::floating_inverse_inertia(model, ws, q);
+  }
   generalized_inertia(model, ws, q);
   size_square(ws.gim_inverse, model.dof());
   if (!factor_inertia_for(model, ws)) {

@@ -9,16 +9,20 @@
 // becomes the parent lambda(i) in the forward recursion, and the backward one sums
 // B_{c,i}^T gamma_c over every child c of link i: each gamma_c is added into its parent's entry
 // once it is complete, since children come after their parent in the numbering.
+// A floating base is link 0 (base_motion.hpp): the forward recursion starts from its t_0 and
+// xi_0, and its wrench is Eq. (7) at i = 0, its own Newton-Euler wrench plus B_{c,0}^T gamma_c of
+// every joint c on it. The forces are then [f_0; n_0; tau_1 .. tau_n], 6 + n.
 #pragma once
 
 #include "denoc/model/joint_frames.hpp"
 #include "denoc/model/topology.hpp"
+#include "denoc/saha/base_motion.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 
 // t_0 = [w; v] and xi_0 = [dw; dv] at the base origin: a fixed base does not move but
-// accelerates at -g, Eq. (32); a floating one moves as ws.base holds (floating/base_motion.hpp),
+// accelerates at -g, Eq. (32); a floating one moves as ws.base holds (base_motion.hpp),
 // -g in its own frame added to the acceleration of its origin.
 template <typename S>
 void base_motion(const Model<S>& model, const Workspace<S>& ws, Vec3<S>& w, Vec3<S>& v, Vec3<S>& dw,
@@ -132,9 +136,8 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws, Topology topolo
 // forces that produce the motion (q, qd, qdd). O(n). Returns ws.tau.
 // With drives (docs/robot-file.md), I includes the rotor inertia G^2 Jm on its diagonal, so tau_i
 // gains G^2 Jm qdd_i; friction is not included (friction_forces adds it).
-// The floating-base routes (floating/) call the recursions in `unchecked` with the joints' share
-// of their vectors and the base's motion already in ws.base; a caller outside the library calls
-// the checked function after it, which refuses a floating model (arguments.hpp).
+// `unchecked` holds the recursions on the joints' share of the vectors, with the base's motion
+// already in ws.base when it floats; the checked function below is the one to call.
 namespace unchecked {
 template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
@@ -149,13 +152,41 @@ const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
 }
 }  // namespace unchecked
 
+// gamma_0 = M_0 xi_0 + Mdot_0 t_0 + sum_c B_{c,0}^T gamma_c, Eq. (7) at the base: the wrench
+// [n; f] on the base about its origin, in the base frame, after the backward recursion.
+template <typename S>
+Vec6<S> base_wrench(const Model<S>& model, const Workspace<S>& ws) {
+  Vec6<S> gamma = base_body_wrench(model.base_inertia(), ws.base.t, ws.base.xi);
+  for_each_root_joint(model,
+                      [&](int c) { gamma += transfer_wrench(ws.E[c], ws.ell[c], ws.gamma[c]); });
+  return gamma;
+}
+
+namespace unchecked {
+// With a floating base: the base's motion from (q, v, a), the joints' recursions from it, then
+// the base's wrench. Returns ws.base.tau.
+template <typename S>
+const VecX<S>& floating_inverse_dynamics(const Model<S>& model, Workspace<S>& ws,
+                                         ConstVectorRef<S> q, ConstVectorRef<S> v,
+                                         ConstVectorRef<S> a) {
+  set_base_motion(model, ws, q, v, a);
+  unchecked::inverse_dynamics(model, ws, joint_coordinates(model, q), joint_rates(model, v),
+                              joint_rates(model, a));
+  write_linear_first(base_wrench(model, ws), ws.base.tau.template head<6>());
+  ws.base.tau.tail(model.dof()) = ws.tau;
+  return ws.base.tau;
+}
+}  // namespace unchecked
+
+// tau(q, qd, qdd), Eq. (30), the drives' rotors included: n joint forces (ws.tau), or with a
+// floating base the 6 + n forces [f_0; n_0; tau] for q (7 + n), qd and qdd (6 + n each), the
+// base's wrench in the base frame about its origin (ws.base.tau).
 template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
-  require_fixed_base_call(model, ws, "inverse_dynamics");
-  require_joint_values(model, "inverse_dynamics", "q", q);
-  require_joint_values(model, "inverse_dynamics", "qd", qd);
-  require_joint_values(model, "inverse_dynamics", "qdd", qdd);
+  require_call(model, ws, "inverse_dynamics", q, qd);
+  require_rates(model, "inverse_dynamics", "qdd", qdd);
+  if (model.floating()) return unchecked::floating_inverse_dynamics(model, ws, q, qd, qdd);
   return unchecked::inverse_dynamics(model, ws, q, qd, qdd);
 }
 
@@ -177,17 +208,19 @@ void friction_forces(const Model<S>& model, ConstVectorRef<S> qd,
 template <typename S>
 const VecX<S>& bias_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                            ConstVectorRef<S> qd) {
-  require_fixed_base_call(model, ws, "bias_forces");
-  require_joint_values(model, "bias_forces", "q", q);
-  require_joint_values(model, "bias_forces", "qd", qd);
+  require_call(model, ws, "bias_forces", q, qd);
+  if (model.floating())
+    return unchecked::floating_inverse_dynamics(model, ws, q, qd, ws.base.zeros);
   return unchecked::inverse_dynamics(model, ws, q, qd, ws.zeros);
 }
 
-// g(q) = tau(q, 0, 0): the joint forces that hold the arm still against gravity.
+// g(q) = tau(q, 0, 0): the joint forces that hold the arm still against gravity (and the base's
+// wrench that holds a floating base still).
 template <typename S>
 const VecX<S>& gravity_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  require_fixed_base_call(model, ws, "gravity_forces");
-  require_joint_values(model, "gravity_forces", "q", q);
+  require_call(model, ws, "gravity_forces", q);
+  if (model.floating())
+    return unchecked::floating_inverse_dynamics(model, ws, q, ws.base.zeros, ws.base.zeros);
   return unchecked::inverse_dynamics(model, ws, q, ws.zeros, ws.zeros);
 }
 

@@ -17,6 +17,7 @@
 
 #include "denoc/model/joint_frames.hpp"
 #include "denoc/model/topology.hpp"
+#include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
@@ -292,6 +293,44 @@ void udu_forward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w, 
   }
 }
 
+// The inverse of the (6 + n) inertia matrix by the U D U^T factors (the udu route): column k is
+// the accelerations that a unit force on rate k produces with no motion and no gravity, one O(n)
+// solve each after one elimination of the masses, O(n^2) in all. Returns ws.base.inverse.
+namespace unchecked {
+template <typename S>
+const MatX<S>& floating_inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws,
+                                            ConstVectorRef<S> q) {
+  const int n = model.dof();
+  size_square(ws.base.inverse, n + 6);
+  set_base_at_rest(ws);
+  update_joint_frames(model, ws, joint_coordinates(model, q));
+  with_topology(model, [&](auto topology) {
+    forward_recursion(model, ws, ws.zeros, ws.zeros, topology);  // t_i = xi_i = 0
+    articulated_body_masses(model, ws, topology);
+    if (!factor_base_pivot(model, ws)) {
+      ws.base.inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
+      return;
+    }
+    auto unit = ws.base.column.tail(n);
+    for (int k = 0; k < n + 6; ++k) {
+      ws.base.applied.setZero();
+      unit.setZero();
+      if (k < 3)
+        ws.base.applied[3 + k] = 1;  // a force on the base: the linear half
+      else if (k < 6)
+        ws.base.applied[k - 3] = 1;  // a moment: the angular half
+      else
+        unit[k - 6] = 1;
+      floating_solve(model, ws, unit, topology);
+      gather_floating_accelerations(model, ws);
+      ws.base.inverse.col(k) = ws.base.qdd;
+    }
+  });
+  ws.base.applied.setZero();
+  return ws.base.inverse;
+}
+}  // namespace unchecked
+
 // I^-1 = U^-T D^-1 U^-1 (Eqs. 34-37 with phi = e_k for every k), O(n^2). Returns
 // ws.inverse_inertia.
 //
@@ -302,10 +341,12 @@ void udu_forward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w, 
 // i-1 are built from X_jk with j < i <= k, upper-triangle entries themselves. Row i of the upper
 // triangle is kept as column i of the lower one, so that every step writes and reads contiguous
 // memory: z_ik, then x_ik, in X(k, i); each row is mirrored once the forward sweep is done with it.
+// With a floating base, (6 + n) x (6 + n), by the forward dynamics' elimination with the base's
+// pivot (floating_inverse_inertia_udu) into ws.base.inverse.
 template <typename S>
 const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  require_fixed_base_call(model, ws, "inverse_inertia_udu");
-  require_joint_values(model, "inverse_inertia_udu", "q", q);
+  require_call(model, ws, "inverse_inertia_udu", q);
+  if (model.floating()) return unchecked::floating_inverse_inertia_udu(model, ws, q);
   update_joint_frames(model, ws, q);
   size_square(ws.inverse_inertia, model.dof());
   auto& W = ws.inverse_inertia_rows;

@@ -60,6 +60,41 @@ Vec6<S> tool_wrench_in_base(const Mat3<S>& R, const Vec6<S>& w_tool) {
   return w;
 }
 
+// The environment's wrenches w = [f; n], each on its frame, at its origin, in the world frame
+// (the base frame of a fixed base), taken into the forces of inverse_dynamics (which must come
+// first, at the same q): the joints' through apply_frame_wrench (their gamma_i and tau_i, so the
+// reactions carry them too); with a floating base, the base's from its wrench of Eq. (7) again,
+// and directly for a frame on the base. The forces then balance M a + h - sum J^T w. Returns
+// ws.tau (ws.base.tau with a floating base).
+template <typename S>
+const VecX<S>& apply_frame_wrenches(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                                    const FrameWrench<S>* wrenches, int count) {
+  require_call(model, ws, "apply_frame_wrenches", q);
+  if (!model.floating()) {
+    for (int k = 0; k < count; ++k)
+      apply_frame_wrench(model, ws, wrenches[k].frame, wrenches[k].w);
+    return ws.tau;
+  }
+  const Mat3<S> world_to_base = base_pose<S>(q).R.transpose();
+  Vec6<S> on_base =
+      Vec6<S>::Zero();  // [n; f]: the wrenches on frames of the base, about its origin
+  for (int k = 0; k < count; ++k) {
+    const BodyFrame<S>& frame = wrenches[k].frame;
+    const Vec6<S> w = tool_wrench_in_base(world_to_base, wrenches[k].w);
+    if (frame.link >= 0) {
+      apply_frame_wrench(model, ws, frame, w);
+      continue;
+    }
+    const Vec3<S> f = w.template head<3>(), r = frame.placement.p;
+    angular(on_base) += Vec3<S>(w.template tail<3>()) + cross(r, f);
+    linear(on_base) += f;
+  }
+  const Vec6<S> base = base_wrench(model, ws) - on_base;  // [n; f], the joints' share carried again
+  write_linear_first(base, ws.base.tau.template head<6>());
+  ws.base.tau.tail(model.dof()) = ws.tau;
+  return ws.base.tau;
+}
+
 // The reaction wrench of every joint (docs/csv.md) from gamma_i (after inverse_dynamics, and
 // apply_tool_wrench if any): force f_i = f of gamma_i, and moment about the origin of K_i, the
 // frame whose z axis is joint i's (LinkSpec::reaction_frame), both expressed in K_i. Column i

@@ -33,7 +33,6 @@ struct FloatingBaseWorkspace {
   MatX<S> gim, factor, inverse;       // (6 + n)^2, sized at first use
   MatX<S> coriolis, U;                // C and U of I = U D U^T, (6 + n)^2 at first use
   VecX<S> d;                          // the diagonal of that D, 6 + n
-  Eigen::Matrix<S, 6, Eigen::Dynamic> jacobian;  // 6 x (6 + n), world frame
 };
 
 template <typename S>
@@ -99,7 +98,7 @@ struct Workspace : KinematicsWorkspace<S> {
   // its twist [w; v_O] at the base origin, all in the base frame.
   Eigen::Matrix<S, 18, Eigen::Dynamic> tree_link_frames;
 
-  // A floating base (floating/): the base's state and share, and the 6 + n results.
+  // A floating base (base_motion.hpp): the base's state and share, and the 6 + n results.
   FloatingBaseWorkspace<S> base;
 };
 
@@ -118,6 +117,21 @@ template <typename S>
 void require_fixed_base_call(const Model<S>& model, const Workspace<S>& ws, const char* function) {
   require_fixed_base(model, function);
   require_workspace(model, ws, function);
+}
+
+// The checks of a DeNOC function that takes either base: the workspace, the coordinates q and,
+// when given, the rates v (arguments.hpp).
+template <typename S>
+void require_call(const Model<S>& model, const Workspace<S>& ws, const char* function,
+                  ConstVectorRef<S> q) {
+  require_workspace(model, ws, function);
+  require_coordinates(model, function, "q", q);
+}
+template <typename S>
+void require_call(const Model<S>& model, const Workspace<S>& ws, const char* function,
+                  ConstVectorRef<S> q, ConstVectorRef<S> v, const char* rates = "qd") {
+  require_call(model, ws, function, q);
+  require_rates(model, function, rates, v);
 }
 
 // A matrix of a fixed number of rows and one column per joint, sized at first use (as

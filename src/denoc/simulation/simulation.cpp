@@ -155,16 +155,16 @@ void ChainDynamics::lock_rates(MatX<double>& I, VecX<double>& rhs, int offset) c
 void ChainDynamics::solve_floating_with_locks(const Eigen::Map<const VecX<double>>& q_all,
                                               const Eigen::Map<const VecX<double>>& v_all) {
   const int n = model_.dof();
-  locked_phi_ = -floating_bias_forces(model_, ws_, q_all, v_all);  // sized at the first call
+  locked_phi_ = -bias_forces(model_, ws_, q_all, v_all);  // sized at the first call
   if (!wrenches_.empty() || contact_) {
     locked_phi_ += rate_forces_;
   } else {
     locked_phi_.tail(n) += tau_net_;
   }
-  full_inertia_ = floating_inertia(model_, ws_, q_all);
+  full_inertia_ = generalized_inertia(model_, ws_, q_all);
   qdd_ = locked_phi_;
   lock_rates(ws_.base.gim, qdd_, 6);
-  if (!factor_floating_inertia(model_, ws_)) {
+  if (!unchecked::factor_floating_inertia(model_, ws_)) {
     qdd_.setConstant(std::numeric_limits<double>::quiet_NaN());
     return;
   }
@@ -564,10 +564,8 @@ void output_row(ChainDynamics& system, double t, const State& x, Eigen::Ref<VecX
   row.head(end) << q, qd, system.qdd(), system.tau();
   Workspace<double>& ws = system.ws();
   Eigen::Index k = end;
-  row[k++] = model.floating() ? floating_kinetic_energy(model, ws, q, qd)
-                              : kinetic_energy(model, ws, q, qd);
-  row[k++] =
-      model.floating() ? floating_potential_energy(model, ws, q) : potential_energy(model, ws, q);
+  row[k++] = kinetic_energy(model, ws, q, qd);
+  row[k++] = potential_energy(model, ws, q);
   if (system.ground_contact()) row[k++] = system.ground_contact()->stored_energy();
   row[k++] = x[static_cast<std::size_t>(nq + nv)];      // work
   row[k++] = x[static_cast<std::size_t>(nq + nv + 1)];  // dissipated

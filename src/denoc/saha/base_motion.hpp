@@ -1,50 +1,17 @@
-// The floating base's coordinates and its own Newton-Euler equations (docs/floating-base.md).
-//
-// The coordinates are those of Pinocchio's free-flyer joint, placed before the joints':
-//   q = [x y z qx qy qz qw q_1 .. q_n]     the base origin in the world frame and the unit
-//                                          quaternion of the base frame's orientation R
-//   v = [v_x v_y v_z w_x w_y w_z qd_1 ..]  the velocity v of the base origin and the angular
-//                                          velocity w, both in the base frame J_0
-//   a = d v / dt, number by number          (the derivative of the base-frame components)
-// The DeNOC recursions need the twist and the twist rate of the base at its origin, Eqs. (12)
-// and (32) with the base as link 0 (C_0 at the base origin):
+// The floating base as link 0 of Saha (1999) (docs/floating-base.md), its coordinates and
+// rates as model/base_coordinates.hpp orders them. The DeNOC recursions need the twist and the
+// twist rate of the base at its origin, Eqs. (12) and (32) with the base as link 0 (C_0 at the
+// base origin):
 //   t_0  = [w; v]
 //   xi_0 = [dw; dv + w x v - R^T g]
 // since the acceleration of the origin, d(R v)/dt = R (dv + w x v), is R^T of that in J_0,
 // and gravity enters as rho of Eq. (32), -g turned into the base frame.
 #pragma once
 
-#include <cmath>
-
+#include "denoc/model/base_coordinates.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
-
-// The rotation of the unit quaternion (x, y, z, w) (scalar last, as Pinocchio and Eigen store
-// it); the quaternion is normalised first, so that any non-zero one gives a rotation.
-template <typename S>
-Mat3<S> quaternion_rotation(S x, S y, S z, S w) {
-  using std::sqrt;
-  const S norm = sqrt(x * x + y * y + z * z + w * w);
-  return Eigen::Quaternion<S>(w / norm, x / norm, y / norm, z / norm).toRotationMatrix();
-}
-
-// The base frame in the world frame from the first seven coordinates of q.
-template <typename S>
-Transform<S> base_pose(ConstVectorRef<S> q) {
-  return {quaternion_rotation(q[3], q[4], q[5], q[6]), Vec3<S>(q[0], q[1], q[2])};
-}
-
-// The joints' part of a coordinate vector (after the base's seven) and of a rate vector (after
-// the base's six).
-template <typename S>
-auto joint_coordinates(const Model<S>& model, ConstVectorRef<S> q) {
-  return q.tail(model.dof());
-}
-template <typename S>
-auto joint_rates(const Model<S>& model, ConstVectorRef<S> v) {
-  return v.tail(model.dof());
-}
 
 // ws.base_pose, ws.base.t and ws.base.xi for the base coordinates of q, its rates v and their
 // derivatives a (zero when `a` is empty: the forward dynamics, which solves for them).
@@ -82,14 +49,6 @@ Vec6<S> base_body_wrench(const BodyInertia<S>& M0, const Vec6<S>& t, const Vec6<
   angular(out) = M0.rotational * dw + cross(w, Iw) + cross(h, a);
   linear(out) = M0.mass * a + cross(dw, h) + cross(w, cross(w, h));
   return out;
-}
-
-// A six-vector of the recursions, [angular; linear], in the order of the base rates and forces,
-// [linear; angular] (docs/floating-base.md), into `out`.
-template <typename S, typename Out>
-void write_linear_first(const Vec6<S>& x, Out&& out) {
-  out.template head<3>() = linear(x);
-  out.template segment<3>(3) = angular(x);
 }
 
 // The joints that hang from the base (the roots of the tree): their wrenches reach the base.
