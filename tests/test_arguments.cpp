@@ -1,9 +1,8 @@
 // The library's public functions refuse what they cannot compute (model/arguments.hpp), in
 // Release as in Debug, with std::invalid_argument naming the function and the argument: a vector
-// of the wrong length, a workspace built for another model, a fixed-base function given a floating
-// model (it would read the base's motion left by an earlier call) and the reverse, Gibbs-Appell on
-// a floating base, the extended Fixman method on a tree, a frame on a link the model lacks. And a
-// Dynamics bundle keeps its model alive.
+// of the wrong length (a floating base's coordinates are 7 + n, its rates 6 + n), a workspace built
+// for another model, Gibbs-Appell on a floating base, the extended Fixman method on a tree, a frame
+// on a link the model lacks. And a Dynamics bundle keeps its model alive.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -60,6 +59,8 @@ TEST(Arguments, AVectorOfTheWrongLengthIsRefusedByName) {
   expect_refused([&] { denoc::convective_inertia(model, ws, six, three); }, {"convective_inertia"});
   expect_refused([&] { denoc::kinetic_energy(model, ws, six, three); }, {"kinetic_energy"});
   expect_refused([&] { denoc::tool_pose(model, ws, three); }, {"frame_pose", "q has 3"});
+  expect_refused([&] { denoc::update_joint_frames(model, ws, three); },
+                 {"update_joint_frames", "q has 3"});
   denoc::GibbsAppellWorkspace<double> ga(model);
   expect_refused([&] { denoc::gibbs_appell_inertia(model, ga, three); },
                  {"gibbs_appell_inertia", "q has 3"});
@@ -76,6 +77,7 @@ TEST(Arguments, AWorkspaceOfAnotherModelIsRefused) {
   const VecX<double> q = VecX<double>::Zero(tree.dof());
   expect_refused([&] { denoc::gravity_forces(tree, of_arm, q); },
                  {"gravity_forces", "the workspace was built for another model"});
+  expect_refused([&] { denoc::joint_poses(tree, of_arm); }, {"joint_poses", "another model"});
   // A chain's workspace of the same length lacks the per-joint sums of a tree's recursions.
   denoc::LinkSpec<double> link = arm.links().front();
   link.parent = denoc::LinkSpec<double>::kPrevious;

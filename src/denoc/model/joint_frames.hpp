@@ -8,8 +8,12 @@
 
 namespace denoc {
 
+// E_i and ell_i of every joint at the joints' q (n entries, also with a floating base). Each
+// recursion calls it first, so that its checks are made again there: two comparisons.
 template <typename S>
 void update_joint_frames(const Model<S>& model, KinematicsWorkspace<S>& ws, ConstVectorRef<S> q) {
+  require_workspace(model, ws, "update_joint_frames");
+  require_joint_values(model, "update_joint_frames", "q", q);
   // The angles of all joints at once (those of prismatic joints are computed and not used).
   sin_cos(q.data(), model.dof(), ws.sin_q.data(), ws.cos_q.data());
   for (int i = 0; i < model.dof(); ++i) {

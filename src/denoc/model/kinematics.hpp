@@ -17,6 +17,7 @@ namespace denoc {
 // Needs the joint frames of the current q.
 template <typename S>
 void joint_poses(const Model<S>& model, KinematicsWorkspace<S>& ws) {
+  require_workspace(model, ws, "joint_poses");
   for (int i = 0; i < model.dof(); ++i) {
     const int parent = model.parent(i);
     Mat3<S> R = ws.E[i];
