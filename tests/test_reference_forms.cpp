@@ -1,7 +1,9 @@
 // The hand-expanded hot paths against their readings one statement per equation: the DeNOC
-// recursions of Saha (1999) (saha/reference.hpp) and the SIMD kernel of the base-frame inertia
-// matrix (kernels/symmetric_projections.hpp). A term dropped or a sign flipped in the expansion
-// shows here, on random chains with mixed joints, both DH conventions and drives.
+// recursions of Saha (1999) (saha/reference.hpp: inverse dynamics, the articulated bodies, the
+// inertia matrix's three forms, the U D U^T factor and the inverse's sweeps) and the SIMD kernel of
+// the base-frame inertia matrix (kernels/symmetric_projections.hpp). A term dropped or a sign
+// flipped in the expansion shows here, on random chains with mixed joints, both DH conventions and
+// drives.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -95,6 +97,22 @@ TEST(ReferenceForms, ArticulatedBodyMassesReadAsEquation50) {
   }
 }
 
+// Eqs. (23b) and (24) as the three forms of generalized_inertia expand them: by wrench transfers
+// (chains of up to 18 joints), in the base frame (longer chains: the 23-joint cases) and over the
+// paths of a tree (gim_on_tree, which a chain is too).
+TEST(ReferenceForms, InertiaMatrixReadsAsEquations23bAnd24) {
+  for (const Case& c : cases()) {
+    Workspace<double> ws(c.model);
+    const MatX<double> M = denoc::generalized_inertia(c.model, ws, c.q);
+    const MatX<double> ref = denoc::reference::composite_inertia(c.model, ws);
+    const double scale = std::max(1.0, ref.cwiseAbs().maxCoeff());
+    EXPECT_LT((M - ref).cwiseAbs().maxCoeff(), 1e-12 * scale) << c.name;
+    denoc::gim_on_tree(c.model, ws);
+    if (c.model.has_rotors()) ws.gim.diagonal() += c.model.rotor_inertia();
+    EXPECT_LT((ws.gim - ref).cwiseAbs().maxCoeff(), 1e-12 * scale) << c.name << ", on the paths";
+  }
+}
+
 // The U D U^T paper's closed form of the factor, Eq. (22a): U = 1 + T_d^T (T_l - 1)^T N T_d, with
 // T_l the 6n x 6n block lower triangle of the B_ij (Eq. 9a), T_d = diag(p_1 .. p_n) (Eq. 9b) and
 // N = diag(M^_{i,i+1} / m^_i) (Eq. 22b), the articulated bodies of saha/reference.hpp, all as
@@ -129,6 +147,15 @@ TEST(ReferenceForms, UnitUpperFactorIsTheUduPapersEquation22a) {
     EXPECT_LT((U * bodies.m_hat.asDiagonal() * U.transpose() - M).cwiseAbs().maxCoeff(),
               1e-12 * M.cwiseAbs().maxCoeff())
         << c.name;
+    // The inverse by the sweeps of inverse_inertia_udu, against U^-T D^-1 U^-1 of this U.
+    const MatX<double> U_inverse =
+        U.triangularView<Eigen::Upper>().solve(MatX<double>::Identity(n, n));
+    const MatX<double> inverse =
+        U_inverse.transpose() * bodies.m_hat.cwiseInverse().asDiagonal() * U_inverse;
+    const MatX<double>& swept = denoc::inverse_inertia_udu(c.model, ws, c.q);
+    EXPECT_LT((swept - inverse).cwiseAbs().maxCoeff(), 1e-12 * inverse.cwiseAbs().maxCoeff())
+        << c.name << ": "
+        << (swept - inverse).cwiseAbs().maxCoeff() / inverse.cwiseAbs().maxCoeff();
   }
 }
 

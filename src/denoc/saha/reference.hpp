@@ -1,7 +1,8 @@
 // The DeNOC recursions of Saha (1999) read one statement per equation, on 6-vectors and 6 x 6
 // matrices, as energy.hpp reads Eq. (12). The fast recursions (inverse_dynamics.hpp,
-// forward_dynamics.hpp) expand the same equations over 3-vectors and 3 x 3 blocks, zeros of
-// p_i skipped; the tests hold them to these. Not for speed: the results are returned by value.
+// forward_dynamics.hpp, generalized_inertia.hpp) expand the same equations over 3-vectors and
+// 3 x 3 blocks, zeros of p_i skipped; the tests hold them to these. Not for speed: the results are
+// returned by value.
 #pragma once
 
 #include <vector>
@@ -116,6 +117,34 @@ ArticulatedBodies<S> articulated_bodies(const Model<S>& model,
     out.psi[i] = psi_hat / out.m_hat[i];                        // (48)
   }
   return out;
+}
+
+// The composite bodies M~_i of Eq. (23b) from the tip inwards, M~_i = M_i + B_{i+1,i}^T M~_{i+1}
+// B_{i+1,i}, and I(q) of Eq. (24) column by column: I_ij = p_i^T M~_i B_ij p_j for i >= j, with
+// B_ij = B_{i,i-1} .. B_{j+1,j} applied to p_j one joint at a time (Eq. 6), mirrored above the
+// diagonal; the rotors' G^2 Jm on the diagonal as generalized_inertia puts them. Needs the joint
+// frames of the current q.
+template <typename S>
+MatX<S> composite_inertia(const Model<S>& model, const KinematicsWorkspace<S>& frames) {
+  const int n = model.dof();
+  std::vector<Mat6<S>> M_tilde(static_cast<std::size_t>(n));
+  for (int i = n - 1; i >= 0; --i) {
+    M_tilde[i] = model.joint(i).M.matrix();
+    if (i + 1 < n) {
+      const Mat6<S> B = twist_propagation(frames.E[i + 1], frames.ell[i + 1]);
+      M_tilde[i] += B.transpose() * M_tilde[i + 1] * B;  // (23b)
+    }
+  }
+  MatX<S> I(n, n);
+  for (int j = 0; j < n; ++j) {
+    Vec6<S> carried = model.joint(j).p;  // B_ij p_j, for i = j first
+    for (int i = j; i < n; ++i) {
+      if (i > j) carried = twist_propagation(frames.E[i], frames.ell[i]) * carried;  // (6)
+      I(i, j) = I(j, i) = model.joint(i).p.dot(M_tilde[i] * carried);                // (24)
+    }
+    I(j, j) += model.joint(j).rotor_inertia;
+  }
+  return I;
 }
 
 }  // namespace denoc::reference
