@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/engine/count_operations.hpp"
+#include "denoc/saha/forward_dynamics.hpp"
 #include "support/counted_cases.hpp"
 #include "support/random_chains.hpp"
 
@@ -116,6 +117,60 @@ TEST(OperationCounts, CountsAreThoseOfOneEvaluation) {
     (void)sink;
   });
   EXPECT_EQ(one, (OperationCounts{1, 2, 1, 1, 1}));
+}
+
+// The U D U^T forward dynamics (forward_dynamics.hpp) step by step, as docs/operation-counts.md
+// sets them beside the paper's 201n: the steps' counts add up to the whole call's, and their
+// slopes per joint (multiplications and divisions) are the ones the docs give. h's backward
+// recursion is not a step of its own: the unit-upper solve carries gamma and eta together.
+TEST(OperationCounts, UduForwardDynamicsIsTheSumOfItsSteps) {
+  struct Step {
+    const char* name;
+    long long per_joint;  // multiplications and divisions
+  };
+  const std::array<Step, 6> steps = {{{"joint frames", 16},
+                                      {"forward recursion", 75},
+                                      {"articulated masses", 277},
+                                      {"unit upper solve", 61},
+                                      {"D^-1", 1},
+                                      {"unit lower solve", 36}}};
+  std::array<std::array<OperationCounts, 6>, 2> at;
+  for (int k = 0; k < 2; ++k) {
+    const int n = 12 * (k + 1);
+    Generator random(static_cast<std::uint32_t>(100 + n));
+    const denoc_test::Chain chain =
+        random.chain(denoc::DhConvention::standard, n, JointMix::revolute, "chain");
+    const Model<Counted> model = chain.model().cast<Counted>();
+    denoc::Workspace<Counted> ws(model);
+    const VecX<Counted> q = denoc::counted(random.positions(chain)),
+                        qd = denoc::counted(random.vector(n, 1.0)),
+                        tau = denoc::counted(random.vector(n, 2.0));
+    const OperationCounts whole =
+        denoc::count_operations([&] { denoc::forward_dynamics(model, ws, q, qd, tau); });
+    const denoc::ChainTopology chain_topology;
+    auto& step = at[static_cast<std::size_t>(k)];
+    step[0] = denoc::count_operations([&] { denoc::update_joint_frames(model, ws, q); });
+    step[1] = denoc::count_operations(
+        [&] { denoc::forward_recursion(model, ws, qd, ws.zeros, chain_topology); });
+    step[2] =
+        denoc::count_operations([&] { denoc::articulated_body_masses(model, ws, chain_topology); });
+    step[3] =
+        denoc::count_operations([&] { denoc::solve_unit_upper(model, ws, tau, chain_topology); });
+    step[4] = denoc::count_operations([&] { ws.tau_hat.array() /= ws.m_hat.array(); });
+    step[5] = denoc::count_operations([&] { denoc::solve_unit_lower(model, ws, chain_topology); });
+    std::array<long long, 5> sum{};
+    for (const OperationCounts& c : step)
+      for (std::size_t f = 0; f < 5; ++f)
+        sum[f] += fields(c)[f];
+    EXPECT_EQ(sum, fields(whole)) << "n = " << n;
+  }
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto md = [&](int k) {
+      const OperationCounts& c = at[static_cast<std::size_t>(k)][i];
+      return c.multiplications + c.divisions;
+    };
+    EXPECT_EQ((md(1) - md(0)) / 12, steps[i].per_joint) << steps[i].name;
+  }
 }
 
 }  // namespace
