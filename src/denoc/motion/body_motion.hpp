@@ -18,8 +18,8 @@
 
 #include <vector>
 
-#include "denoc/saha/base_motion.hpp"
 #include "denoc/model/kinematics.hpp"
+#include "denoc/saha/base_motion.hpp"
 
 namespace denoc {
 
