@@ -2,7 +2,7 @@
 // since the algorithms are compiled into the library and a caller's Debug build does not reach
 // them: the length of each vector against the model (n joints; 7 + n coordinates and 6 + n rates
 // with a floating base, docs/floating-base.md), the workspace against the model it was built for,
-// and the model's kind against the function's (fixed or floating base, chain or tree). Each
+// and the model's kind against the function's (a fixed base, a chain). Each
 // throws std::invalid_argument naming the function and the argument. A few comparisons per call:
 // the benchmarks do not tell the difference (docs/library.md).
 #pragma once
@@ -50,26 +50,12 @@ void require_rates(const Model<S>& model, const char* function, const char* argu
         model.floating() ? "rates (6 of the base and one per joint)" : "joints");
 }
 
-// A function that takes a fixed base only, or a floating one only.
+// A function that takes a fixed base only.
 template <typename S>
 void require_fixed_base(const Model<S>& model, const char* function) {
   if (model.floating())
     throw std::invalid_argument(std::string(function) +
                                 " takes a fixed base, and the model's base is floating");
-}
-template <typename S>
-void require_floating_base(const Model<S>& model, const char* function) {
-  if (!model.floating())
-    throw std::invalid_argument(std::string(function) +
-                                " takes a floating base, and the model's base is fixed");
-}
-
-// A function that serves serial chains only.
-template <typename S>
-void require_chain(const Model<S>& model, const char* function) {
-  if (!model.is_chain())
-    throw std::invalid_argument(std::string(function) +
-                                " takes a serial chain, and the model is a tree");
 }
 
 // A frame fixed to the base (link -1) or to one of the model's links.

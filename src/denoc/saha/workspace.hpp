@@ -112,13 +112,6 @@ void require_workspace(const Model<S>& model, const Workspace<S>& ws, const char
     wrong_workspace(function);
 }
 
-// The checks of a DeNOC function on a fixed base: the model's kind and the workspace.
-template <typename S>
-void require_fixed_base_call(const Model<S>& model, const Workspace<S>& ws, const char* function) {
-  require_fixed_base(model, function);
-  require_workspace(model, ws, function);
-}
-
 // The checks of a DeNOC function that takes either base: the workspace, the coordinates q and,
 // when given, the rates v (arguments.hpp).
 template <typename S>
