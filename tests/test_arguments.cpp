@@ -14,7 +14,7 @@
 #include "denoc/io/robot_file.hpp"
 #include "denoc/motion/body_motion.hpp"
 
-namespace {
+namespace arguments_test {
 
 using denoc::MatX;
 using denoc::Model;
@@ -176,4 +176,4 @@ TEST(Arguments, TheSampleEnginesKeepTheirOwnModel) {
   EXPECT_LT((forward(q, qd, tau) - qdd).norm(), 1e-10);
 }
 
-}  // namespace
+}  // namespace arguments_test

@@ -10,7 +10,7 @@
 
 #include "denoc/kernels/cholesky.hpp"
 
-namespace {
+namespace cholesky_test {
 
 using namespace denoc;
 
@@ -79,4 +79,4 @@ TEST(Cholesky, RejectsIndefiniteMatrices) {
   }
 }
 
-}  // namespace
+}  // namespace cholesky_test

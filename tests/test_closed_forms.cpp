@@ -15,7 +15,7 @@
 #include "denoc/io/trajectory.hpp"
 #include "denoc/kernels/sin_cos.hpp"
 
-namespace {
+namespace closed_forms_test {
 
 using denoc::DhConvention;
 using denoc::DhLink;
@@ -323,4 +323,4 @@ TEST(SinCos, AgreesWithTheCLibrary) {
   EXPECT_EQ(cf, static_cast<float>(std::cos(0.5)));
 }
 
-}  // namespace
+}  // namespace closed_forms_test

@@ -12,7 +12,7 @@
 #include "support/coriolis_forms.hpp"
 #include "support/random_chains.hpp"
 
-namespace {
+namespace coriolis_test {
 
 using denoc::Mat3;
 using denoc::Mat6;
@@ -267,4 +267,4 @@ TEST(UduFactors, ReproduceTheInertiaMatrix) {
   EXPECT_THROW(denoc::udu_factors(denoc::Route::denoc, dynamics, c.q), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace coriolis_test

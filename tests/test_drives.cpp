@@ -14,7 +14,7 @@
 #include "denoc/io/robot_file.hpp"
 #include "support/random_chains.hpp"
 
-namespace {
+namespace drives_test {
 
 using namespace denoc;
 
@@ -333,4 +333,4 @@ TEST(DriveKeys, BadValuesNameFileKeyAndLine) {
   }
 }
 
-}  // namespace
+}  // namespace drives_test

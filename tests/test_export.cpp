@@ -18,7 +18,7 @@
 #include "denoc/model/kinematics.hpp"
 #include "support/dynamics_compare.hpp"
 
-namespace {
+namespace export_test {
 
 using denoc::DhConvention;
 using denoc::Mat3;
@@ -514,4 +514,4 @@ TEST(Export, NamesOfAnyBytesRoundTripThroughEveryPath) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace export_test

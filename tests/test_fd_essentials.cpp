@@ -15,7 +15,7 @@
 #include "support/free_fall.hpp"
 #include "support/random_chains.hpp"
 
-namespace {
+namespace fd_essentials_test {
 
 using namespace denoc;
 
@@ -253,4 +253,4 @@ TEST(ForwardDynamicsEssentials, StepUnderflowIsARunError) {
   EXPECT_GT(stats.rejected, 0);
 }
 
-}  // namespace
+}  // namespace fd_essentials_test

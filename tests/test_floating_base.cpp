@@ -11,7 +11,7 @@
 #include "support/floating_bodies.hpp"
 #include "support/random_trees.hpp"
 
-namespace {
+namespace floating_base_test {
 
 using denoc::Model;
 using denoc::Transform;
@@ -283,4 +283,4 @@ TEST(FloatingBase, RoutesThatDoNotCarryTheBaseRefuseIt) {
                std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace floating_base_test

@@ -12,7 +12,7 @@
 #include "support/floating_bodies.hpp"
 #include "support/random_trees.hpp"
 
-namespace {
+namespace floating_simulation_test {
 
 using denoc::Mat3;
 using denoc::Model;
@@ -139,4 +139,4 @@ TEST(FloatingSimulation, ASpinningBodyPrecessesAsEulersEquationsSay) {
   EXPECT_LT(worst, 1e-7);
 }
 
-}  // namespace
+}  // namespace floating_simulation_test

@@ -12,7 +12,7 @@
 #include "denoc/io/robot_file.hpp"
 #include "denoc/simulation/simulation.hpp"
 
-namespace {
+namespace friction_sim_test {
 
 using namespace denoc;
 
@@ -276,4 +276,4 @@ TEST(EnergyAccounting, KineticPlusPotentialMinusWorkPlusDissipatedIsConstant) {
   }
 }
 
-}  // namespace
+}  // namespace friction_sim_test

@@ -25,7 +25,7 @@
 #include "support/random_chains.hpp"
 #include "support/worst_residual.hpp"
 
-namespace {
+namespace identities_test {
 
 using denoc::DhConvention;
 using denoc::DhLink;
@@ -500,4 +500,4 @@ TEST(Identities, BiasForcesFollowLagrangesEquations) {
   lagrange.report();
 }
 
-}  // namespace
+}  // namespace identities_test

@@ -22,7 +22,7 @@
 #include "support/random_chains.hpp"
 #include "support/worst_residual.hpp"
 
-namespace {
+namespace inverse_inertia_test {
 
 using denoc::DhConvention;
 using denoc::MatX;
@@ -171,4 +171,4 @@ TEST(InverseInertia, ShippedRobots) {
   }
 }
 
-}  // namespace
+}  // namespace inverse_inertia_test

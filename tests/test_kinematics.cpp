@@ -14,7 +14,7 @@
 #include "denoc/saha/reactions.hpp"
 #include "support/random_chains.hpp"
 
-namespace {
+namespace kinematics_test {
 
 using namespace denoc;
 using Mat4 = Eigen::Matrix4d;
@@ -400,4 +400,4 @@ TEST(ExternalWrench, TorqueChangeIsMinusJacobianTransposeTimesWrench) {
   EXPECT_LT(worst_fd, 1e-7);
 }
 
-}  // namespace
+}  // namespace kinematics_test

@@ -12,7 +12,7 @@
 #include "denoc/io/robot_file.hpp"
 #include "support/cli_support.hpp"
 
-namespace {
+namespace overrides_test {
 
 using cli::Result;
 
@@ -241,4 +241,4 @@ TEST_F(OverridesCli, BadOverridesExitWithTwoAndNameTheKey) {
   }
 }
 
-}  // namespace
+}  // namespace overrides_test

@@ -12,7 +12,7 @@
 #include "denoc/version.hpp"
 #include "support/cli_support.hpp"
 
-namespace {
+namespace progress_test {
 
 using denoc::Progress;
 using denoc::ProgressMode;
@@ -153,4 +153,4 @@ TEST_F(ProgressCli, VersionIsTheProjects) {
                                             std::to_string(DENOC_VERSION_PATCH));
 }
 
-}  // namespace
+}  // namespace progress_test

@@ -14,7 +14,7 @@
 #include "support/floating_bodies.hpp"
 #include "support/random_trees.hpp"
 
-namespace {
+namespace reduced_model_test {
 
 using namespace denoc;
 using denoc_test::relative_error;
@@ -158,4 +158,4 @@ TEST(ReducedModel, RefusesWhatItCannotHold) {
   EXPECT_NO_THROW(reduced_model(tree, {{1, 0.0}}));
 }
 
-}  // namespace
+}  // namespace reduced_model_test

@@ -15,7 +15,7 @@
 #include "denoc/saha/reference.hpp"
 #include "support/random_chains.hpp"
 
-namespace {
+namespace reference_forms_test {
 
 using denoc::MatX;
 using denoc::Model;
@@ -179,4 +179,4 @@ TEST(ReferenceForms, SimdInertiaKernelEqualsEntryByEntry) {
   }
 }
 
-}  // namespace
+}  // namespace reference_forms_test

@@ -9,7 +9,7 @@
 #include "denoc/io/robot_file.hpp"
 #include "denoc/io/yaml_document.hpp"
 
-namespace {
+namespace robot_file_test {
 
 const char* const kTwoLinks = R"(name: test arm
 dh: standard
@@ -307,4 +307,4 @@ TEST(YamlDocument, NumbersReadAsYamlCppReadThem) {
     EXPECT_FALSE(denoc::yaml_double(bad, x)) << bad;
 }
 
-}  // namespace
+}  // namespace robot_file_test

@@ -10,7 +10,7 @@
 #include "denoc/denoc.hpp"
 #include "support/random_chains.hpp"
 
-namespace {
+namespace routes_test {
 
 using denoc::Dynamics;
 using denoc::MatX;
@@ -100,4 +100,4 @@ TEST(Routes, ARouteAskedForWhatItDoesNotComputeSaysSo) {
   EXPECT_THROW(denoc::generalized_inertia(Route::fixman, dynamics, zero), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace routes_test

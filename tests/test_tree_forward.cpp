@@ -11,7 +11,7 @@
 #include "denoc/denoc.hpp"
 #include "support/random_trees.hpp"
 
-namespace {
+namespace tree_forward_test {
 
 using denoc::LinkSpec;
 using denoc::Model;
@@ -284,4 +284,4 @@ TEST(Float, TreeRoutesInSinglePrecision) {
   EXPECT_LT(relative_error(inverse_f, inverse), 1e-3);
 }
 
-}  // namespace
+}  // namespace tree_forward_test

@@ -16,7 +16,7 @@
 #include "denoc/kernels/tree_cholesky.hpp"
 #include "support/random_trees.hpp"
 
-namespace {
+namespace tree_inertia_test {
 
 using denoc::LinkSpec;
 using denoc::Model;
@@ -353,4 +353,4 @@ TEST(TreeInertia, FloatAgreesWithDouble) {
                     denoc::forward_dynamics_cholesky(model, ws, q, qd, tau), 1e-3));
 }
 
-}  // namespace
+}  // namespace tree_inertia_test

@@ -22,7 +22,7 @@
 #include "support/fixtures.hpp"
 #include "support/random_trees.hpp"
 
-namespace {
+namespace tree_input_test {
 
 using denoc::InputError;
 using denoc::Model;
@@ -456,4 +456,4 @@ TEST_F(TreeInputCli, RidimRunsOnTheShippedTrees) {
       << bad.err;
 }
 
-}  // namespace
+}  // namespace tree_input_test

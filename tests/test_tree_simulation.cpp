@@ -10,7 +10,7 @@
 #include "support/free_fall.hpp"
 #include "support/random_trees.hpp"
 
-namespace {
+namespace tree_simulation_test {
 
 using namespace denoc;
 
@@ -37,4 +37,4 @@ TEST(Simulation, AFreeFallingTreeConservesEnergyOnEveryTreeRoute) {
   }
 }
 
-}  // namespace
+}  // namespace tree_simulation_test

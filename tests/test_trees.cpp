@@ -10,7 +10,7 @@
 #include "denoc/denoc.hpp"
 #include "support/random_trees.hpp"
 
-namespace {
+namespace trees_test {
 
 using denoc::JointType;
 using denoc::LinkSpec;
@@ -165,4 +165,4 @@ TEST(Kinematics, TheToolJacobianHasColumnsOnlyOnTheLastLinksPath) {
   }
 }
 
-}  // namespace
+}  // namespace trees_test

@@ -23,7 +23,7 @@
 #include "support/dynamics_compare.hpp"
 #include "support/fixtures.hpp"
 
-namespace {
+namespace urdf_test {
 
 using denoc::Mat3;
 using denoc::Transform;
@@ -311,10 +311,6 @@ TEST(Urdf, InertiaChecksWarnLetsInPublishedSets) {
             std::string::npos);
 }
 
-}  // namespace
-
-namespace {
-
 // --set on a URDF (docs/urdf.md): the chain's numbers changed as the paths of a robot file name
 // them, giving the same model as the same change made to the loaded chain by hand; bad keys and
 // values are InputError naming the key.
@@ -363,10 +359,6 @@ TEST(Urdf, OverridesReachTheChain) {
     }
   }
 }
-
-}  // namespace
-
-namespace {
 
 std::string fixture(const std::string& name) {
   return std::string(DENOC_URDF_FIXTURES) + "/" + name;
@@ -706,10 +698,6 @@ TEST(UrdfDescribe, SaysTheDynamicsAreUsedAndNamesTheToolFrame) {
   EXPECT_EQ(robot.model.joint(0).viscous, 0.2);  // and so it is
 }
 
-}  // namespace
-
-namespace {
-
 std::string robots_text(const std::string& name) {
   std::ifstream in(std::string(DENOC_ROBOTS_DIR) + "/" + name, std::ios::binary);
   std::ostringstream text;
@@ -723,8 +711,6 @@ Transform<double> pose_at(const denoc::Model<double>& model, const denoc::BodyFr
   denoc::KinematicsWorkspace<double> ws(model.dof());
   return denoc::frame_pose(model, ws, frame, q);
 }
-
-}  // namespace
 
 // The UR5 of example-robot-data (tests/fixtures/ur5_robot.urdf): its moving joints form one chain
 // whose last link carries ee_link and tool0 side by side on fixed joints. It is read as that chain
@@ -829,3 +815,5 @@ TEST(Urdf, MalformedNumbersNameTheFileTheLineTheLinkAndTheElement) {
     }
   }
 }
+
+}  // namespace urdf_test
