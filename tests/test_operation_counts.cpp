@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "denoc/engine/count_operations.hpp"
+#include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "support/counted_cases.hpp"
 #include "support/random_chains.hpp"
@@ -170,6 +171,54 @@ TEST(OperationCounts, UduForwardDynamicsIsTheSumOfItsSteps) {
       return c.multiplications + c.divisions;
     };
     EXPECT_EQ((md(1) - md(0)) / 12, steps[i].per_joint) << steps[i].name;
+  }
+}
+
+// The Gibbs-Appell inverse dynamics (mata/gibbs_appell.hpp) step by step, as
+// docs/operation-counts.md sets them beside Mata et al.'s §4.1: the steps add up to the whole
+// call, and their slopes per joint, multiplications (and divisions) and additions, are the docs'.
+// The paper's Steps 1-2 cost 68 M and 58 A per joint and its Step 3 28 M and 26 A; the suite's
+// extra cost is its general joint frames (12 M to form R_i Rz(q_i), and 1 M more per rotation of
+// a vector) and Eq. (10)'s six dot products.
+TEST(OperationCounts, GibbsAppellInverseDynamicsIsTheSumOfItsSteps) {
+  struct Step {
+    const char* name;
+    long long multiplications, additions;  // per joint
+  };
+  const std::array<Step, 3> steps = {
+      {{"joint frames", 12, 6}, {"Steps 1-2, outwards", 74, 66}, {"Step 3, inwards", 30, 30}}};
+  std::array<std::array<OperationCounts, 3>, 2> at;
+  for (int k = 0; k < 2; ++k) {
+    const int n = 12 * (k + 1);
+    Generator random(static_cast<std::uint32_t>(200 + n));
+    const denoc_test::Chain chain =
+        random.chain(denoc::DhConvention::modified, n, JointMix::revolute, "chain");
+    const Model<Counted> model = chain.model().cast<Counted>();
+    denoc::GibbsAppellWorkspace<Counted> ga(model);
+    const VecX<Counted> q = denoc::counted(random.positions(chain)),
+                        qd = denoc::counted(random.vector(n, 1.0)),
+                        qdd = denoc::counted(random.vector(n, 2.0));
+    const OperationCounts whole = denoc::count_operations(
+        [&] { denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd); });
+    const denoc::ChainTopology chain_topology;
+    auto& step = at[static_cast<std::size_t>(k)];
+    step[0] = denoc::count_operations([&] { denoc::gibbs_appell::joint_frames(model, ga, q); });
+    step[1] = denoc::count_operations(
+        [&] { denoc::gibbs_appell::outward_recursion(model, ga, qd, qdd, chain_topology); });
+    step[2] = denoc::count_operations(
+        [&] { denoc::gibbs_appell::inward_recursion(model, ga, chain_topology); });
+    std::array<long long, 5> sum{};
+    for (const OperationCounts& c : step)
+      for (std::size_t f = 0; f < 5; ++f)
+        sum[f] += fields(c)[f];
+    EXPECT_EQ(sum, fields(whole)) << "n = " << n;
+  }
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const OperationCounts &c0 = at[0][i], &c1 = at[1][i];
+    EXPECT_EQ((c1.multiplications + c1.divisions - c0.multiplications - c0.divisions) / 12,
+              steps[i].multiplications)
+        << steps[i].name;
+    EXPECT_EQ((c1.additions - c0.additions) / 12, steps[i].additions) << steps[i].name;
   }
 }
 
