@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "denoc/kernels/cholesky.hpp"
 #include "denoc/kernels/sin_cos.hpp"
@@ -263,8 +264,10 @@ void composite_bodies(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Topolo
 //   D_jk = ^j z_k^T f_j.
 // Step 2 is summed outwards here (the paper sums ^j s_{k,k+1} + ^j s_{k+1,j}): the same vector
 // with O(n) storage. Written out over plain rows (distinct: __restrict) so that the compiler
-// does several k at once; D_jk goes to D(k, j), the column being contiguous.
-template <typename S>
+// does several k at once; D_jk goes to D(k, j), the column being contiguous. For a revolute
+// joint j, f_j = z x phi_j has no third entry, and its products are left out, as the paper's
+// count of Step 7 leaves them (the same values: they were products by zero).
+template <bool kRevoluteRow, typename S>
 void inertia_row(const Mat3<S>& R, const Vec3<S>& s, const Vec3<S>& n_j, const Vec3<S>& f_j, int j,
                  const S* __restrict revolute, S* __restrict zx, S* __restrict zy, S* __restrict zz,
                  S* __restrict sx, S* __restrict sy, S* __restrict sz, S* __restrict D_col) {
@@ -274,7 +277,8 @@ void inertia_row(const Mat3<S>& R, const Vec3<S>& s, const Vec3<S>& n_j, const V
   const S r00 = R(0, 0), r10 = R(1, 0), r20 = R(2, 0), r01 = R(0, 1), r11 = R(1, 1), r21 = R(2, 1),
           r02 = R(0, 2), r12 = R(1, 2), r22 = R(2, 2);
   const S px = s.x(), py = s.y(), pz = s.z();
-  const S nx = n_j.x(), ny = n_j.y(), nz = n_j.z(), fx = f_j.x(), fy = f_j.y(), fz = f_j.z();
+  const S nx = n_j.x(), ny = n_j.y(), nz = n_j.z(), fx = f_j.x(), fy = f_j.y();
+  [[maybe_unused]] const S fz = f_j.z();
   for (int k = 0; k < j; ++k) {
     const S ax = zx[k], ay = zy[k], az = zz[k];
     const S bx = sx[k] + px, by = sy[k] + py, bz = sz[k] + pz;
@@ -286,9 +290,16 @@ void inertia_row(const Mat3<S>& R, const Vec3<S>& s, const Vec3<S>& n_j, const V
     const S Sz = r02 * bx + r12 * by + r22 * bz;
     zx[k] = Zx, zy[k] = Zy, zz[k] = Zz;
     sx[k] = Sx, sy[k] = Sy, sz[k] = Sz;
-    const S force = Zx * fx + Zy * fy + Zz * fz;  // ^j z_k . f_j
-    const S moment = Zx * (nx + Sy * fz - Sz * fy) + Zy * (ny + Sz * fx - Sx * fz) +
-                     Zz * (nz + Sx * fy - Sy * fx);     // ^j z_k . (n_j + s_{k,j} x f_j)
+    // ^j z_k . f_j and ^j z_k . (n_j + s_{k,j} x f_j)
+    S force, moment;
+    if constexpr (kRevoluteRow) {
+      force = Zx * fx + Zy * fy;
+      moment = Zx * (nx - Sz * fy) + Zy * (ny + Sz * fx) + Zz * (nz + Sx * fy - Sy * fx);
+    } else {
+      force = Zx * fx + Zy * fy + Zz * fz;
+      moment = Zx * (nx + Sy * fz - Sz * fy) + Zy * (ny + Sz * fx - Sx * fz) +
+               Zz * (nz + Sx * fy - Sy * fx);
+    }
     D_col[k] = force + revolute[k] * (moment - force);  // Step 7
   }
 }
@@ -322,9 +333,17 @@ void inertia_matrix(const Model<S>& model, GibbsAppellWorkspace<S>& ga, Topology
   if constexpr (Topology::chain) {
     auto& zs = ga.z_s;
     for (int j = 1; j < model.dof(); ++j) {
-      inertia_row(ga.R[j], ga.s[j], ga.n_unit[j], ga.f_unit[j], j, ga.revolute.data(),
-                  zs.row(0).data(), zs.row(1).data(), zs.row(2).data(), zs.row(3).data(),
-                  zs.row(4).data(), zs.row(5).data(), ga.D.col(j).data());
+      const auto row = [&](auto revolute_row) {
+        inertia_row<decltype(revolute_row)::value>(
+            ga.R[j], ga.s[j], ga.n_unit[j], ga.f_unit[j], j, ga.revolute.data(), zs.row(0).data(),
+            zs.row(1).data(), zs.row(2).data(), zs.row(3).data(), zs.row(4).data(),
+            zs.row(5).data(), ga.D.col(j).data());
+      };
+      if (ga.revolute[j] != S(0)) {
+        row(std::true_type{});
+      } else {
+        row(std::false_type{});
+      }
     }
   } else {
     inertia_rows_on_paths(model, ga, topology);  // Steps 2, 3, 7 along each path
