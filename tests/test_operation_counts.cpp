@@ -46,6 +46,32 @@ std::array<long long, 5> fields(const OperationCounts& c) {
   return {c.multiplications, c.additions, c.divisions, c.square_roots, c.sines_cosines};
 }
 
+// An all-revolute random chain of n joints on the counting scalar, with a state and a third
+// vector (qdd or tau), for counting an algorithm step by step.
+struct CountedChain {
+  CountedChain(denoc::DhConvention convention, int n, std::uint32_t seed) {
+    Generator random(seed);
+    const denoc_test::Chain chain = random.chain(convention, n, JointMix::revolute, "chain");
+    model = chain.model().cast<Counted>();
+    q = denoc::counted(random.positions(chain));
+    qd = denoc::counted(random.vector(n, 1.0));
+    x = denoc::counted(random.vector(n, 2.0));
+  }
+  Model<Counted> model;
+  VecX<Counted> q, qd, x;
+};
+
+// The steps' counts add up to the whole call's, field by field.
+template <std::size_t N>
+void expect_steps_add_up(const std::array<OperationCounts, N>& steps, const OperationCounts& whole,
+                         int n) {
+  std::array<long long, 5> sum{};
+  for (const OperationCounts& c : steps)
+    for (std::size_t f = 0; f < 5; ++f)
+      sum[f] += fields(c)[f];
+  EXPECT_EQ(sum, fields(whole)) << "n = " << n;
+}
+
 // True if the values at equally spaced n lie exactly on a polynomial of degree `order`: their
 // finite differences of order `order` + 1 vanish (needs order + 2 points).
 bool on_polynomial(std::vector<long long> values, int order) {
@@ -138,14 +164,10 @@ TEST(OperationCounts, UduForwardDynamicsIsTheSumOfItsSteps) {
   std::array<std::array<OperationCounts, 6>, 2> at;
   for (int k = 0; k < 2; ++k) {
     const int n = 12 * (k + 1);
-    Generator random(static_cast<std::uint32_t>(100 + n));
-    const denoc_test::Chain chain =
-        random.chain(denoc::DhConvention::standard, n, JointMix::revolute, "chain");
-    const Model<Counted> model = chain.model().cast<Counted>();
+    const CountedChain chain(denoc::DhConvention::standard, n, static_cast<std::uint32_t>(100 + n));
+    const Model<Counted>& model = chain.model;
+    const VecX<Counted>&q = chain.q, &qd = chain.qd, &tau = chain.x;
     denoc::Workspace<Counted> ws(model);
-    const VecX<Counted> q = denoc::counted(random.positions(chain)),
-                        qd = denoc::counted(random.vector(n, 1.0)),
-                        tau = denoc::counted(random.vector(n, 2.0));
     const OperationCounts whole =
         denoc::count_operations([&] { denoc::forward_dynamics(model, ws, q, qd, tau); });
     const denoc::ChainTopology chain_topology;
@@ -159,11 +181,7 @@ TEST(OperationCounts, UduForwardDynamicsIsTheSumOfItsSteps) {
         denoc::count_operations([&] { denoc::solve_unit_upper(model, ws, tau, chain_topology); });
     step[4] = denoc::count_operations([&] { ws.tau_hat.array() /= ws.m_hat.array(); });
     step[5] = denoc::count_operations([&] { denoc::solve_unit_lower(model, ws, chain_topology); });
-    std::array<long long, 5> sum{};
-    for (const OperationCounts& c : step)
-      for (std::size_t f = 0; f < 5; ++f)
-        sum[f] += fields(c)[f];
-    EXPECT_EQ(sum, fields(whole)) << "n = " << n;
+    expect_steps_add_up(step, whole, n);
   }
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const auto md = [&](int k) {
@@ -190,14 +208,10 @@ TEST(OperationCounts, GibbsAppellInverseDynamicsIsTheSumOfItsSteps) {
   std::array<std::array<OperationCounts, 3>, 2> at;
   for (int k = 0; k < 2; ++k) {
     const int n = 12 * (k + 1);
-    Generator random(static_cast<std::uint32_t>(200 + n));
-    const denoc_test::Chain chain =
-        random.chain(denoc::DhConvention::modified, n, JointMix::revolute, "chain");
-    const Model<Counted> model = chain.model().cast<Counted>();
+    const CountedChain chain(denoc::DhConvention::modified, n, static_cast<std::uint32_t>(200 + n));
+    const Model<Counted>& model = chain.model;
+    const VecX<Counted>&q = chain.q, &qd = chain.qd, &qdd = chain.x;
     denoc::GibbsAppellWorkspace<Counted> ga(model);
-    const VecX<Counted> q = denoc::counted(random.positions(chain)),
-                        qd = denoc::counted(random.vector(n, 1.0)),
-                        qdd = denoc::counted(random.vector(n, 2.0));
     const OperationCounts whole = denoc::count_operations(
         [&] { denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd); });
     const denoc::ChainTopology chain_topology;
@@ -207,11 +221,7 @@ TEST(OperationCounts, GibbsAppellInverseDynamicsIsTheSumOfItsSteps) {
         [&] { denoc::gibbs_appell::outward_recursion(model, ga, qd, qdd, chain_topology); });
     step[2] = denoc::count_operations(
         [&] { denoc::gibbs_appell::inward_recursion(model, ga, chain_topology); });
-    std::array<long long, 5> sum{};
-    for (const OperationCounts& c : step)
-      for (std::size_t f = 0; f < 5; ++f)
-        sum[f] += fields(c)[f];
-    EXPECT_EQ(sum, fields(whole)) << "n = " << n;
+    expect_steps_add_up(step, whole, n);
   }
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const OperationCounts &c0 = at[0][i], &c1 = at[1][i];
