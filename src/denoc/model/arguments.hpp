@@ -2,7 +2,7 @@
 // since the algorithms are compiled into the library and a caller's Debug build does not reach
 // them: the length of each vector against the model (n joints; 7 + n coordinates and 6 + n rates
 // with a floating base, docs/floating-base.md), the workspace against the model it was built for,
-// and the model's kind against the function's (a fixed base, a chain). Each
+// and the model's kind against the function's (a fixed base). Each
 // throws std::invalid_argument naming the function and the argument. A few comparisons per call:
 // the benchmarks do not tell the difference (docs/library.md).
 #pragma once
