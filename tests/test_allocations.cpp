@@ -167,7 +167,7 @@ void expect_no_allocation(int n) {
             0);
   EXPECT_EQ(allocations_after_first([&] {
               denoc::udu_factors(model, ws, q);
-              sink += ws.U(0, 0);
+              sink += ws.articulated.U(0, 0);
             }),
             0);
   EXPECT_EQ(
@@ -232,7 +232,7 @@ void expect_no_allocation_on_tree(int n) {
       0);
   EXPECT_EQ(allocations_after_first([&] {
               denoc::udu_factors(model, ws, q);
-              sink += ws.U(0, 0);
+              sink += ws.articulated.U(0, 0);
             }),
             0);
   EXPECT_EQ(
@@ -396,14 +396,14 @@ long bytes_of_linear_routes(int n) {
       denoc::forward_dynamics(route, dynamics, q, qd, q);
     denoc::tool_jacobian(model, ws, q);
     denoc::joint_reactions(model, ws, q);
-    EXPECT_EQ(ws.gim.size() + ws.gim_factor.size() + ws.gim_inverse.size() + ws.U.size() +
-                  ws.inverse_inertia.size() + ws.coriolis.size(),
+    EXPECT_EQ(ws.inertia.I.size() + ws.inertia.L.size() + ws.inertia.inverse.size() +
+                  ws.articulated.U.size() + ws.inverse.matrix.size() + ws.convective.C.size(),
               0);
     EXPECT_EQ(dynamics.gibbs_appell().D.size() + dynamics.gibbs_appell().L.size(), 0);
     EXPECT_EQ(dynamics.fixman().inverse.size(), 0);
     denoc::generalized_inertia(denoc::Route::denoc, dynamics, q);
-    EXPECT_EQ(ws.gim.rows(), n);  // sized by the route that forms it
-    EXPECT_EQ(ws.gim.cols(), n);
+    EXPECT_EQ(ws.inertia.I.rows(), n);  // sized by the route that forms it
+    EXPECT_EQ(ws.inertia.I.cols(), n);
   });
 }
 

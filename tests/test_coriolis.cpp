@@ -123,8 +123,8 @@ MatX<double> six_n_product(const Model<double>& model, const VecX<double>& q,
   for (int i = 0; i < n; ++i) {
     const Mat3<double>& R = ws.R_base[i];
     c[i] = ws.o_base[i] + R * model.joint(i).d;
-    w[i] = R * denoc::angular(ws.t[i]);
-    v[i] = R * denoc::linear(ws.t[i]);
+    w[i] = R * denoc::angular(ws.id.t[i]);
+    v[i] = R * denoc::linear(ws.id.t[i]);
     N_d.block<3, 1>(6 * i, i) = R * denoc::angular(model.joint(i).p);
     N_d.block<3, 1>(6 * i + 3, i) = R * denoc::linear(model.joint(i).p);
     const Mat3<double> I = R * model.joint(i).M.rotational * R.transpose();
@@ -253,9 +253,9 @@ TEST(UduFactors, ReproduceTheInertiaMatrix) {
   for (const Case& c : cases({1, 2, 7, 23})) {
     denoc::Dynamics<double> dynamics(c.model);
     const MatX<double> I = denoc::generalized_inertia(denoc::Route::denoc, dynamics, c.q);
-    denoc::udu_factors(denoc::Route::udu, dynamics, c.q);
-    const MatX<double>& U = dynamics.denoc().U;
-    const VecX<double>& D = dynamics.denoc().m_hat;
+    const denoc::UduFactors<double> factors = denoc::udu_factors(denoc::Route::udu, dynamics, c.q);
+    const MatX<double>& U = factors.U;
+    const VecX<double>& D = factors.d;
     EXPECT_TRUE(U.isUpperTriangular(0.0)) << c.name;
     EXPECT_EQ(U.diagonal(), VecX<double>::Ones(c.model.dof())) << c.name;
     EXPECT_GT(D.minCoeff(), 0) << c.name;

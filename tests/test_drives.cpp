@@ -201,7 +201,8 @@ TEST(Drives, RotorInertiaOnTheDiagonalAndInEveryRoute) {
         worst_routes = std::max(worst_routes, rel(back, tau_in));
         // U D U^T = M with D = diag(m^).
         udu_factors(driven, ws, q);
-        const MatX<double> UDUt = ws.U * ws.m_hat.asDiagonal() * ws.U.transpose();
+        const MatX<double> UDUt =
+            ws.articulated.U * ws.articulated.m_hat.asDiagonal() * ws.articulated.U.transpose();
         worst_udu = std::max(worst_udu, rel(UDUt, M));
         const MatX<double> Minv = inverse_generalized_inertia(driven, ws, q);
         worst_inverse = std::max(worst_inverse, rel(Minv * M, MatX<double>::Identity(n, n)));

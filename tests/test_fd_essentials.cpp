@@ -40,10 +40,10 @@ TEST(ForwardDynamicsEssentials, BothGimRoutesAgree) {
       const VecX<double> tau = inverse_dynamics(model, ws, q, qd, qdd);
       const VecX<double> h = bias_forces(model, ws, q, qd);
       gim_by_wrench_transfers(model, ws);  // the frames of q are set by bias_forces
-      const MatX<double> M_local = ws.gim;
-      ws.gim.setConstant(std::nan(""));  // every entry must be written again
+      const MatX<double> M_local = ws.inertia.I;
+      ws.inertia.I.setConstant(std::nan(""));  // every entry must be written again
       gim_in_base_frame(model, ws);
-      const MatX<double> M_base = ws.gim;
+      const MatX<double> M_base = ws.inertia.I;
       const double scale = M_local.cwiseAbs().maxCoeff();
       EXPECT_LE((M_local - M_base).cwiseAbs().maxCoeff(), 1e-12 * scale) << "n = " << n;
       EXPECT_EQ(M_local, M_local.transpose());
@@ -57,10 +57,10 @@ TEST(ForwardDynamicsEssentials, BothGimRoutesAgree) {
       Workspace<float> ws_f(model_f);
       update_joint_frames(model_f, ws_f, q.cast<float>());
       gim_by_wrench_transfers(model_f, ws_f);
-      const MatX<float> M_local_f = ws_f.gim;
-      ws_f.gim.setConstant(std::nanf(""));
+      const MatX<float> M_local_f = ws_f.inertia.I;
+      ws_f.inertia.I.setConstant(std::nanf(""));
       gim_in_base_frame(model_f, ws_f);
-      const MatX<float> M_base_f = ws_f.gim;
+      const MatX<float> M_base_f = ws_f.inertia.I;
       EXPECT_LE((M_local_f.cast<double>() - M_local).cwiseAbs().maxCoeff(), 1e-5 * scale)
           << "n = " << n;
       EXPECT_LE((M_base_f.cast<double>() - M_local).cwiseAbs().maxCoeff(), 1e-5 * scale)
@@ -89,11 +89,11 @@ TEST(ForwardDynamicsEssentials, UduCholeskyAndInverseDynamicsAgree) {
           << "n = " << n;
 
       udu_factors(model, ws, q);
-      const MatX<double> U = ws.U;
+      const MatX<double> U = ws.articulated.U;
       EXPECT_TRUE(U.isUpperTriangular(0.0));
       EXPECT_TRUE((U.diagonal().array() == 1.0).all());
-      EXPECT_TRUE((ws.m_hat.array() > 0).all());
-      const MatX<double> UDUt = U * ws.m_hat.asDiagonal() * U.transpose();
+      EXPECT_TRUE((ws.articulated.m_hat.array() > 0).all());
+      const MatX<double> UDUt = U * ws.articulated.m_hat.asDiagonal() * U.transpose();
       EXPECT_LE((UDUt - M).cwiseAbs().maxCoeff(), 1e-12 * M.cwiseAbs().maxCoeff()) << "n = " << n;
 
       // Compared in torque space: the accelerations themselves carry cond(M) eps.

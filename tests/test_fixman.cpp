@@ -163,7 +163,7 @@ TEST(Fixman, FactorOnceApplyMany) {
     const VecX<double> x = denoc::fixman_apply(model, fx, b);
     EXPECT_LE(relative(M * x, b), 1e-12);
   }
-  EXPECT_EQ(ws.gim, M);  // the DeNOC GIM is still there
+  EXPECT_EQ(ws.inertia.I, M);  // the DeNOC GIM is still there
 }
 
 // Float against double: the model cast to float, the inputs rounded to float and fed to both.

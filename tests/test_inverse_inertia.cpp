@@ -93,8 +93,8 @@ TEST(InverseInertia, AgreesWithTheCholeskyRoute) {
     const Model<double> model = c.chain.model();
     Workspace<double> ws(model);
     const MatX<double> cholesky = denoc::inverse_generalized_inertia(model, ws, c.q);
-    ASSERT_TRUE(ws.gim_factored) << c.name;
-    const double tol = tolerance(ws.gim);
+    ASSERT_TRUE(ws.inertia.factored) << c.name;
+    const double tol = tolerance(ws.inertia.I);
     (model.dof() <= 100 ? short_chains : long_chains)
         .check(normwise(denoc::inverse_inertia_udu(model, ws, c.q), cholesky), tol, c.name);
   }

@@ -297,7 +297,7 @@ TEST(Reactions, AxisComponentIsTheJointForceAndTheBaseJointBalancesTheChain) {
         w << random_vector(6, rng, 5);
         inverse_dynamics(c.model, ws, q, qd, qdd);
         apply_tool_wrench(c.model, ws, w);
-        const VecX<double> tau_w = ws.tau;
+        const VecX<double> tau_w = ws.id.tau;
         const auto& R = joint_reactions(c.model, ws, q);
         // The joint force is the reaction's axis component: n_z or f_z in K_i, less the rotor
         // term the inverse dynamics adds (no friction there).
@@ -376,7 +376,7 @@ TEST(ExternalWrench, TorqueChangeIsMinusJacobianTransposeTimesWrench) {
       w << random_vector(6, rng, 5);
       const VecX<double> tau0 = inverse_dynamics(c.model, ws, q, qd, qdd);
       apply_tool_wrench(c.model, ws, w);
-      const VecX<double> change = ws.tau - tau0;
+      const VecX<double> change = ws.id.tau - tau0;
       const MatX<double> J = tool_jacobian(c.model, ws, q);
       worst = std::max(worst, (change + J.transpose() * w).cwiseAbs().maxCoeff());
       // J itself against central differences of the tool pose (4x4 reference).

@@ -174,12 +174,13 @@ TEST(OperationCounts, UduForwardDynamicsIsTheSumOfItsSteps) {
     auto& step = at[static_cast<std::size_t>(k)];
     step[0] = denoc::count_operations([&] { denoc::update_joint_frames(model, ws, q); });
     step[1] = denoc::count_operations(
-        [&] { denoc::forward_recursion(model, ws, qd, ws.zeros, chain_topology); });
+        [&] { denoc::forward_recursion(model, ws, qd, ws.id.zeros, chain_topology); });
     step[2] =
         denoc::count_operations([&] { denoc::articulated_body_masses(model, ws, chain_topology); });
     step[3] =
         denoc::count_operations([&] { denoc::solve_unit_upper(model, ws, tau, chain_topology); });
-    step[4] = denoc::count_operations([&] { ws.tau_hat.array() /= ws.m_hat.array(); });
+    step[4] = denoc::count_operations(
+        [&] { ws.articulated.tau_hat.array() /= ws.articulated.m_hat.array(); });
     step[5] = denoc::count_operations([&] { denoc::solve_unit_lower(model, ws, chain_topology); });
     expect_steps_add_up(step, whole, n);
   }

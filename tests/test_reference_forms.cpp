@@ -74,9 +74,9 @@ TEST(ReferenceForms, InverseDynamicsRecursionsReadAsTheirEquations) {
     EXPECT_LT(relative(tau, ref.tau), 1e-12) << c.name;
     for (int i = 0; i < c.model.dof(); ++i) {
       const auto at = static_cast<std::size_t>(i);
-      EXPECT_LT(relative(ws.t[at], ref.t[at]), 1e-12) << c.name << ", t of link " << i + 1;
-      EXPECT_LT(relative(ws.xi[at], ref.xi[at]), 1e-12) << c.name << ", xi of link " << i + 1;
-      EXPECT_LT(relative(ws.gamma[at], ref.gamma[at]), 1e-12)
+      EXPECT_LT(relative(ws.id.t[at], ref.t[at]), 1e-12) << c.name << ", t of link " << i + 1;
+      EXPECT_LT(relative(ws.id.xi[at], ref.xi[at]), 1e-12) << c.name << ", xi of link " << i + 1;
+      EXPECT_LT(relative(ws.id.gamma[at], ref.gamma[at]), 1e-12)
           << c.name << ", gamma of link " << i + 1;
     }
   }
@@ -89,10 +89,11 @@ TEST(ReferenceForms, ArticulatedBodyMassesReadAsEquation50) {
     denoc::update_joint_frames(c.model, ws, c.q);
     denoc::articulated_body_masses(c.model, ws);
     const auto ref = denoc::reference::articulated_bodies(c.model, ws);
-    EXPECT_LT(relative(ws.m_hat, ref.m_hat), 1e-12) << c.name;
+    EXPECT_LT(relative(ws.articulated.m_hat, ref.m_hat), 1e-12) << c.name;
     for (int i = 0; i < c.model.dof(); ++i) {
       const auto at = static_cast<std::size_t>(i);
-      EXPECT_LT(relative(ws.psi[at], ref.psi[at]), 1e-12) << c.name << ", psi of joint " << i + 1;
+      EXPECT_LT(relative(ws.articulated.psi[at], ref.psi[at]), 1e-12)
+          << c.name << ", psi of joint " << i + 1;
     }
   }
 }
@@ -108,8 +109,9 @@ TEST(ReferenceForms, InertiaMatrixReadsAsEquations23bAnd24) {
     const double scale = std::max(1.0, ref.cwiseAbs().maxCoeff());
     EXPECT_LT((M - ref).cwiseAbs().maxCoeff(), 1e-12 * scale) << c.name;
     denoc::gim_on_tree(c.model, ws);
-    if (c.model.has_rotors()) ws.gim.diagonal() += c.model.rotor_inertia();
-    EXPECT_LT((ws.gim - ref).cwiseAbs().maxCoeff(), 1e-12 * scale) << c.name << ", on the paths";
+    if (c.model.has_rotors()) ws.inertia.I.diagonal() += c.model.rotor_inertia();
+    EXPECT_LT((ws.inertia.I - ref).cwiseAbs().maxCoeff(), 1e-12 * scale)
+        << c.name << ", on the paths";
   }
 }
 
@@ -141,8 +143,8 @@ TEST(ReferenceForms, UnitUpperFactorIsTheUduPapersEquation22a) {
     const MatX<double> I_6n = MatX<double>::Identity(6 * n, 6 * n);
     const MatX<double> U =
         MatX<double>::Identity(n, n) + T_d.transpose() * (T_l - I_6n).transpose() * N * T_d;
-    const double scale = std::max(1.0, ws.U.cwiseAbs().maxCoeff());
-    EXPECT_LT((U - ws.U).cwiseAbs().maxCoeff(), 1e-12 * scale) << c.name;
+    const double scale = std::max(1.0, ws.articulated.U.cwiseAbs().maxCoeff());
+    EXPECT_LT((U - ws.articulated.U).cwiseAbs().maxCoeff(), 1e-12 * scale) << c.name;
     const MatX<double> M = denoc::generalized_inertia(c.model, ws, c.q);
     EXPECT_LT((U * bodies.m_hat.asDiagonal() * U.transpose() - M).cwiseAbs().maxCoeff(),
               1e-12 * M.cwiseAbs().maxCoeff())

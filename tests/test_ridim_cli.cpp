@@ -153,9 +153,9 @@ TEST_F(RidimCli, EveryQuantityEqualsTheLibrary) {
        [&](Q q, Q, Q) -> denoc::MatX<double> {
          denoc::udu_factors(model, ws, q);
          denoc::VecX<double> row(12);
-         row << Eigen::Map<const denoc::VecX<double>>(denoc::MatX<double>(ws.U.transpose()).data(),
-                                                      9),
-             ws.m_hat;
+         row << Eigen::Map<const denoc::VecX<double>>(
+             denoc::MatX<double>(ws.articulated.U.transpose()).data(), 9),
+             ws.articulated.m_hat;
          return row;
        }}};
   for (const Case& c : cases) {

@@ -87,9 +87,9 @@ void check_udu_factors(const Model<double>& model, const VecX& q, Worst& worst,
                        const std::string& label) {
   denoc::Workspace<double> ws(model);
   denoc::udu_factors(model, ws, q);
-  const MatX& U = ws.U;
+  const MatX& U = ws.articulated.U;
   const MatX M = TreeReference(model, q, VecX::Zero(model.dof())).mass_matrix();
-  const double e = relative_error(MatX(U * ws.m_hat.asDiagonal() * U.transpose()), M);
+  const double e = relative_error(MatX(U * ws.articulated.m_hat.asDiagonal() * U.transpose()), M);
   worst.add(e);
   ASSERT_LT(e, 1e-12) << label;
   for (int i = 0; i < model.dof(); ++i) {
@@ -256,8 +256,7 @@ TEST(Routes, UduAndGibbsAppellRunOnTrees) {
                                                    VecX::Zero(model.dof())),
                            ref.torques(qd, VecX::Zero(model.dof()))),
             1e-12);
-  denoc::udu_factors(denoc::Route::udu, d, q);
-  EXPECT_EQ(d.denoc().U.rows(), model.dof());
+  EXPECT_EQ(denoc::udu_factors(denoc::Route::udu, d, q).U.rows(), model.dof());
 }
 
 // The float instantiation runs the tree code paths, to single precision.

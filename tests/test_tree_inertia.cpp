@@ -73,16 +73,17 @@ void for_random_trees(std::uint32_t seed, int samples, F&& f) {
 
 TEST(TreeInertia, MatrixIsTheKineticEnergysHessianWithZerosOffThePaths) {
   double worst = 0;
-  for_random_trees(31, 3,
-                   [&](const Model<double>& model, Workspace<double>& ws, const VecX& q,
-                       const VecX&, const TreeReference& ref, TreeGenerator&) {
-                     ws.gim.setConstant(7.0);  // stale entries from an earlier use must not survive
-                     const MatX& M = denoc::generalized_inertia(model, ws, q);
-                     const double e = relative_error(M, ref.mass_matrix());
-                     worst = std::max(worst, e);
-                     ASSERT_LT(e, 1e-12);
-                     expect_zero_off_paths(model, M, "I");
-                   });
+  for_random_trees(
+      31, 3,
+      [&](const Model<double>& model, Workspace<double>& ws, const VecX& q, const VecX&,
+          const TreeReference& ref, TreeGenerator&) {
+        ws.inertia.I.setConstant(7.0);  // stale entries from an earlier use must not survive
+        const MatX& M = denoc::generalized_inertia(model, ws, q);
+        const double e = relative_error(M, ref.mass_matrix());
+        worst = std::max(worst, e);
+        ASSERT_LT(e, 1e-12);
+        expect_zero_off_paths(model, M, "I");
+      });
   RecordProperty("worst_relative_error", std::to_string(worst));
   std::printf("inertia matrix: worst relative error %.3g\n", worst);
 }
@@ -154,15 +155,15 @@ TEST(TreeCholesky, FactorIsAsSparseAsTheMatrixAndReproducesIt) {
                        const VecX&, const TreeReference&, TreeGenerator&) {
                      const MatX I = denoc::generalized_inertia(model, ws, q);
                      ASSERT_TRUE(denoc::factor_inertia_for(model, ws));
-                     EXPECT_TRUE(ws.gim_factored);
-                     const MatX L = ws.gim_factor.triangularView<Eigen::Lower>();
+                     EXPECT_TRUE(ws.inertia.factored);
+                     const MatX L = ws.inertia.L.triangularView<Eigen::Lower>();
                      expect_zero_off_paths(model, L, "L");
                      MatX product;
                      if (model.is_chain()) {  // (branching 1 grows chains)
                        product = L * L.transpose();
                      } else {
-                       const MatX U = ws.gim_factor.triangularView<Eigen::UnitLower>();
-                       product = U.transpose() * ws.gim_factor.diagonal().asDiagonal() * U;
+                       const MatX U = ws.inertia.L.triangularView<Eigen::UnitLower>();
+                       product = U.transpose() * ws.inertia.L.diagonal().asDiagonal() * U;
                      }
                      const double e = relative_error(product, I);
                      worst = std::max(worst, e);
@@ -239,11 +240,11 @@ TEST(TreeCholesky, SolveIsTheInverseTimesTheVector) {
   const VecX q = gen.positions(model), b = gen.vector(model.dof(), 1.0);
   const MatX inverse = denoc::inverse_generalized_inertia(model, ws, q);
   VecX x = b;
-  denoc::tree_ltdl_solve(ws.gim_factor, model.parents().data(), x);
+  denoc::tree_ltdl_solve(ws.inertia.L, model.parents().data(), x);
   EXPECT_LT(relative_error(x, inverse * b), 1e-12);
 }
 
-// A massless leaf makes I singular: NaN accelerations and inverse, gim_factored false, as the
+// A massless leaf makes I singular: NaN accelerations and inverse, inertia.factored false, as the
 // dense route on a chain with the same link.
 TEST(TreeCholesky, NotPositiveDefiniteGivesNaNAsTheDenseRoute) {
   TreeGenerator gen(37);
@@ -260,10 +261,10 @@ TEST(TreeCholesky, NotPositiveDefiniteGivesNaNAsTheDenseRoute) {
     Workspace<double> ws(model);
     const VecX q = gen.positions(model), v = gen.vector(model.dof(), 1.0);
     const VecX qdd = denoc::forward_dynamics_cholesky(model, ws, q, v, v);
-    EXPECT_FALSE(ws.gim_factored);
+    EXPECT_FALSE(ws.inertia.factored);
     EXPECT_TRUE(qdd.array().isNaN().all());
     EXPECT_TRUE(denoc::inverse_generalized_inertia(model, ws, q).array().isNaN().all());
-    EXPECT_FALSE(ws.gim_factored);
+    EXPECT_FALSE(ws.inertia.factored);
   }
 }
 
@@ -300,7 +301,7 @@ TEST(TreeConvectiveInertia, TimesJointRatesIsBiasLessGravity) {
         const VecX zero = VecX::Zero(model.dof());
         const VecX expected =
             ref.torques(qd, zero) - TreeReference(model, q, zero).torques(zero, zero);
-        ws.coriolis.setConstant(7.0);  // stale entries from an earlier use must not survive
+        ws.convective.C.setConstant(7.0);  // stale entries from an earlier use must not survive
         const MatX& C = denoc::convective_inertia(model, ws, q, qd);
         const double e = relative_error(C * qd, expected);
         worst = std::max(worst, e);

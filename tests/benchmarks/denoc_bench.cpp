@@ -320,10 +320,10 @@ const MatX<double>& suite_inv(const SuiteModel& m, SuiteWorkspace& ws, const Vec
 const MatX<double>& suite_factor(const SuiteModel& m, SuiteWorkspace& ws) {
   if (m.floating()) {
     denoc::unchecked::factor_floating_inertia(m, ws);
-    return ws.base.factor;
+    return ws.inertia.L_floating;
   }
   denoc::factor_tree_inertia(m, ws);
-  return ws.gim_factor;
+  return ws.inertia.L;
 }
 // A frame's velocity [v; w] and classical acceleration [a; dw] at its origin, in the world frame
 // (motion/body_motion.hpp): the bodies' motion outwards, then the frame's.
@@ -495,7 +495,7 @@ bool check_agreement(const std::vector<ModelSpec>& specs, bool verbose) {
     for (std::size_t k = 0; k < pool.size(); ++k) {
       const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
       tau.add(denoc::inverse_dynamics(spec.model, ws, q, qd, qdd), kdl.id(k).data);
-      const VecX<double> tau_d = ws.tau;
+      const VecX<double> tau_d = ws.id.tau;
       const VecX<double> h = denoc::bias_forces(spec.model, ws, q, qd);
       bias.add(h, kdl.bias(k).data);
       grav.add(denoc::gravity_forces(spec.model, ws, q), kdl.gravity(k).data);

@@ -67,7 +67,7 @@ inline denoc::MatX<double> rotational_difference(const denoc::Model<double>& mod
   denoc::MatX<double> D = denoc::MatX<double>::Zero(n, n);
   for (int k = 0; k < n; ++k) {
     const Mat3<double>& R = ws.R_base[k];
-    const Vec3<double> w = R * denoc::angular(ws.t[k]);
+    const Vec3<double> w = R * denoc::angular(ws.id.t[k]);
     const Mat3<double> I = R * model.joint(k).M.rotational * R.transpose();
     const Mat3<double> G =
         0.5 * (cross_matrix(w) * I + I * cross_matrix(w) + cross_matrix(Vec3<double>(I * w)));

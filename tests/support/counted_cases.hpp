@@ -61,7 +61,7 @@ inline std::vector<Case> counted_cases() {
       DENOC_CASE("mass-matrix denoc", 2, generalized_inertia(Route::denoc, d, q)),
       DENOC_CASE("mass-matrix gibbs-appell", 2, generalized_inertia(Route::gibbs_appell, d, q)),
       DENOC_CASE("coriolis denoc", 2, convective_inertia(Route::denoc, d, q, qd)),
-      DENOC_CASE("udu udu", 2, (udu_factors(Route::udu, d, q), d.denoc().U)),
+      DENOC_CASE("udu udu", 2, udu_factors(Route::udu, d, q).U),
       DENOC_CASE("inverse-mass-matrix udu", 2, inverse_inertia(Route::udu, d, q)),
       DENOC_CASE("inverse-mass-matrix fixman", 2, inverse_inertia(Route::fixman, d, q)),
       DENOC_CASE("inverse-mass-matrix cholesky", 3, inverse_inertia(Route::cholesky, d, q)),

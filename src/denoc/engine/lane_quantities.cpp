@@ -109,9 +109,10 @@ void LaneDynamicsOf<T>::forward(bool friction, int count, const Pointers& sample
 
 template <typename T>
 void LaneDynamicsOf<T>::pivots(int sample, VecX<T>& m_hat) const {
-  m_hat.resize(ws_.m_hat.size());
+  const VecX<Pack>& pivots = last_udu_pivots(model_lanes_, ws_).joints;
+  m_hat.resize(pivots.size());
   for (Eigen::Index i = 0; i < m_hat.size(); ++i)
-    m_hat[i] = ws_.m_hat[i][sample];
+    m_hat[i] = pivots[i][sample];
 }
 
 template class LaneDynamicsOf<double>;

@@ -413,17 +413,17 @@ void SampleQuantities::motion_row(ConstVectorRef<double> q, ConstVectorRef<doubl
   }
 }
 
-// The route's forces into ws_.tau (with a floating base, the base's six first), where the wrench
+// The route's forces into ws_.id.tau (with a floating base, the base's six first), where the wrench
 // is added.
 void SampleQuantities::take_tau(const VecX<double>& tau) {
-  VecX<double>& target = model_.floating() ? ws_.base.tau : ws_.tau;
+  VecX<double>& target = model_.floating() ? ws_.id.tau_floating : ws_.id.tau;
   if (&tau != &target) target = tau;
 }
 
 // The forces with the drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md) on the joints'
 // entries, unless switched off.
 void SampleQuantities::forces_row(ConstVectorRef<double> qd, Eigen::Ref<VecX<double>> row) {
-  row = model_.floating() ? ws_.base.tau : ws_.tau;
+  row = model_.floating() ? ws_.id.tau_floating : ws_.id.tau;
   if (!friction_) return;
   friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
   row.tail(model_.dof()) += friction_forces_;
@@ -450,7 +450,7 @@ const MatX<double>& SampleQuantities::inverse_mass_matrix(ConstVectorRef<double>
   return inverse;
 }
 
-// The external wrenches taken into ws_.gamma and ws_.tau (docs/robot-file.md), each carried
+// The external wrenches taken into ws_.id.gamma and ws_.id.tau (docs/robot-file.md), each carried
 // inwards on the DeNOC joint frames, which the Gibbs-Appell route does not set. With a floating
 // base the wrenches are in the world frame, and the base's forces take them too.
 void SampleQuantities::with_wrenches(ConstVectorRef<double> q, const AppliedWrench* wrenches,

@@ -29,21 +29,23 @@ void PositiveDefiniteCheck::operator()(double t, ConstVectorRef<double> q) {
 
 void PositiveDefiniteCheck::check(ConstVectorRef<double> q) {
   if (!ws_) return;
-  update_joint_frames(model_, *ws_, q.tail(model_.dof()));  // the joints' coordinates
-  articulated_body_masses(model_, *ws_);
-  if (model_.floating()) factor_base_pivot(model_, *ws_);
-  check_factors(*ws_);
+  check_pivots(udu_pivots(model_, *ws_, q));
 }
 
 void PositiveDefiniteCheck::check_factors(const Workspace<double>& ws) const {
   if (!ws_) return;
-  if (model_.floating() && ws.base.pivot.info() != Eigen::Success) {
+  check_pivots(last_udu_pivots(model_, ws));
+}
+
+void PositiveDefiniteCheck::check_pivots(const UduPivots<double>& pivots) const {
+  if (!ws_) return;
+  if (!pivots.base_positive_definite) {
     throw RunError(
         "the inertia matrix is not positive definite (the floating base's pivot, its "
         "6x6 articulated mass, is not); " +
         accepted_by_ + " accepted links that no rigid body has");
   }
-  check_pivots(ws.m_hat);
+  check_pivots(pivots.joints);
 }
 
 void PositiveDefiniteCheck::check_pivots(ConstVectorRef<double> m_hat) const {

@@ -12,6 +12,9 @@
 
 namespace denoc {
 
+template <typename S>
+struct UduPivots;  // saha/forward_dynamics.hpp
+
 // With inertia_checks: warn a robot file may hold links that no rigid body has, and then the
 // inertia matrix may stop being positive definite: I = U D U^T (Saha 1999) is positive definite
 // exactly when every pivot m^_i is positive. Off for a file that passed the strict checks, and
@@ -38,6 +41,8 @@ class PositiveDefiniteCheck {
   void check_pivots(ConstVectorRef<double> m_hat) const;
 
  private:
+  void check_pivots(const UduPivots<double>& pivots) const;
+
   const Model<double>& model_;
   std::optional<Workspace<double>> ws_;  // only when the check is on
   std::string accepted_by_;              // the key or option that let the links in

@@ -415,7 +415,7 @@ const MatX<S>& fixman_inverse_inertia(const Model<S>& model, FixmanWorkspace<S>&
 }
 
 // qdd from M qdd = phi = tau - h(q, qd) (h from the DeNOC recursions, Saha 1999 Eq. 33), solved by
-// the extended Fixman method. Returns fx.qdd. `tau` must not be ws.tau (h goes there).
+// the extended Fixman method. Returns fx.qdd. `tau` must not be ws.id.tau (h goes there).
 template <typename S>
 const VecX<S>& forward_dynamics_fixman(const Model<S>& model, Workspace<S>& ws,
                                        FixmanWorkspace<S>& fx, ConstVectorRef<S> q,

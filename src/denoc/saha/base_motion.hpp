@@ -13,27 +13,27 @@
 
 namespace denoc {
 
-// ws.base_pose, ws.base.t and ws.base.xi for the base coordinates of q, its rates v and their
+// ws.base_pose, ws.id.t_0 and ws.id.xi_0 for the base coordinates of q, its rates v and their
 // derivatives a (zero when `a` is empty: the forward dynamics, which solves for them).
 template <typename S>
 void set_base_motion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                      ConstVectorRef<S> v, ConstVectorRef<S> a) {
   ws.base_pose = base_pose<S>(q);
   const Vec3<S> lin = v.template head<3>(), w = v.template segment<3>(3);
-  angular(ws.base.t) = w;
-  linear(ws.base.t) = lin;
+  angular(ws.id.t_0) = w;
+  linear(ws.id.t_0) = lin;
   Vec3<S> dw = Vec3<S>::Zero(), dv = Vec3<S>::Zero();
   if (a.size() > 0) dv = a.template head<3>(), dw = a.template segment<3>(3);
-  angular(ws.base.xi) = dw;
-  linear(ws.base.xi) = dv + cross(w, lin) - ws.base_pose.R.transpose() * model.gravity();
+  angular(ws.id.xi_0) = dw;
+  linear(ws.id.xi_0) = dv + cross(w, lin) - ws.base_pose.R.transpose() * model.gravity();
 }
 
 // The base standing still with no gravity: the motion of the forward dynamics' unit solves
 // (the columns of the inverse inertia matrix), in which t_i = xi_i = 0 for every link.
 template <typename S>
 void set_base_at_rest(Workspace<S>& ws) {
-  ws.base.t.setZero();
-  ws.base.xi.setZero();
+  ws.id.t_0.setZero();
+  ws.id.xi_0.setZero();
 }
 
 // M_0 xi_0 + Mdot_0 t_0 for the base body about the base origin O (not its mass centre), with

@@ -34,11 +34,11 @@
 namespace denoc {
 
 // On a tree: link j's orientation R_j, mass centre c_j and twist V_j = [w; v_O] at O, kept in
-// ws.tree_link_frames for its children (R by columns, then c, w, v_O).
+// ws.convective.link_frames for its children (R by columns, then c, w, v_O).
 template <typename S>
 void write_frame(Workspace<S>& ws, int j, const Mat3<S>& R, const Vec3<S>& c, const Vec3<S>& w,
                  const Vec3<S>& v_O) {
-  auto frame = ws.tree_link_frames.col(j);
+  auto frame = ws.convective.link_frames.col(j);
   frame.template head<9>() = Eigen::Map<const Eigen::Matrix<S, 9, 1>>(R.data());
   frame.template segment<3>(9) = c;
   frame.template segment<3>(12) = w;
@@ -53,7 +53,7 @@ void read_parent_frame(const Workspace<S>& ws, int parent, const Vec6<S>& V_0, M
     R.setIdentity(), c.setZero(), w = angular(V_0), v_O = linear(V_0);
     return;
   }
-  const auto frame = ws.tree_link_frames.col(parent);
+  const auto frame = ws.convective.link_frames.col(parent);
   R = Eigen::Map<const Mat3<S>>(frame.data());
   c = frame.template segment<3>(9);
   w = frame.template segment<3>(12);
@@ -76,12 +76,12 @@ void write_link_terms(const BodyInertia<S>& M, const Vec3<S>& c, const Vec3<S>& 
   out.template tail<3>() = M.mass * v_C;
 }
 
-// The joint columns at O and the links' own terms, from the base outwards: S_j into ws.p_O,
-// [dS_j/dt; a_j] (a_j = angular(S_j)) into ws.coriolis_axes, and link j's
-// w_j x I_j - m_j [c_j x][v_j x] (3 x 3, column-major) and momentum m_j v_j into
-// ws.coriolis_links; M_j at O into ws.M_O. V_0 is the base's twist at O (zero on a fixed base).
-// On a tree, R, c and V of the parent are read back from ws.tree_link_frames, where each joint
-// leaves its own.
+// The joint columns at O and the links' own terms, from the base outwards: S_j into
+// ws.convective.p_O, [dS_j/dt; a_j] (a_j = angular(S_j)) into ws.convective.axes, and link j's w_j
+// x I_j - m_j [c_j x][v_j x] (3 x 3, column-major) and momentum m_j v_j into ws.convective.links;
+// M_j at O into ws.convective.M_O. V_0 is the base's twist at O (zero on a fixed base). On a tree,
+// R, c and V of the parent are read back from ws.convective.link_frames, where each joint leaves
+// its own.
 template <typename S, typename Topology>
 void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
                            const Vec6<S>& V_0, Topology topology) {
@@ -95,36 +95,36 @@ void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorR
     const Joint<S>& joint = model.joint(j);
     const Vec3<S> a = R * angular(joint.p);
     const Vec3<S> b = R * linear(joint.p) + cross(c, a);
-    ws.p_O.col(j).template head<3>() = a;
-    ws.p_O.col(j).template tail<3>() = b;
+    ws.convective.p_O.col(j).template head<3>() = a;
+    ws.convective.p_O.col(j).template tail<3>() = b;
     w += a * qd[j];
     v_O += b * qd[j];
-    auto axes = ws.coriolis_axes.col(j);
+    auto axes = ws.convective.axes.col(j);
     axes.template segment<3>(0) = cross(w, a);  // dS_j/dt = V_j x S_j
     axes.template segment<3>(3) = cross(w, b) + cross(v_O, a);
     axes.template segment<3>(6) = a;
     const BodyInertia<S> M = joint.M.rotated(R);  // about C_j, in base axes
-    ws.M_O[j] = M.shifted(c);
-    write_link_terms(M, c, w, v_O, ws.coriolis_links.col(j));
+    ws.convective.M_O[j] = M.shifted(c);
+    write_link_terms(M, c, w, v_O, ws.convective.links.col(j));
     if constexpr (!Topology::chain) write_frame(ws, j, R, c, w, v_O);
   }
 }
 
-// On a tree: joint i's composite terms (ws.M_O[i] and ws.coriolis_links' column, complete once
-// i is reached) added into its parent's entries.
+// On a tree: joint i's composite terms (ws.convective.M_O[i] and ws.convective.links' column,
+// complete once i is reached) added into its parent's entries.
 template <typename S>
 void add_to_parent(Workspace<S>& ws, int parent, int i) {
   if (parent < 0) return;
-  ws.M_O[parent] += ws.M_O[i];
-  ws.coriolis_links.col(parent) += ws.coriolis_links.col(i);
+  ws.convective.M_O[parent] += ws.convective.M_O[i];
+  ws.convective.links.col(parent) += ws.convective.links.col(i);
 }
 
 // The composite sums from the tip inwards (Eqs. 23b, 28 at O) and the two factors of each
-// joint's entries: [M~_i S_i; Q~_i^T S_i (its angular half)] into ws.coriolis_rows for
+// joint's entries: [M~_i S_i; Q~_i^T S_i (its angular half)] into ws.convective.rows for
 // c_ij = (M~_i S_i)^T dS_j/dt + (Q~_i^T S_i)^T S_j (i >= j), and
-// M~_j dS_j/dt + Q~_j S_j into ws.coriolis_columns for c_ij = S_i^T (...) (i < j).
-// On a tree the sums are over the subtree: link i's own terms in ws.M_O[i] and
-// ws.coriolis_links, to which its children have already added theirs, make i's composite, which
+// M~_j dS_j/dt + Q~_j S_j into ws.convective.columns for c_ij = S_i^T (...) (i < j).
+// On a tree the sums are over the subtree: link i's own terms in ws.convective.M_O[i] and
+// ws.convective.links, to which its children have already added theirs, make i's composite, which
 // is then added into its parent's (at O in base axes, a sum needs no transfer).
 template <typename S, typename Topology>
 void convective_composites(const Model<S>& model, Workspace<S>& ws, Topology topology) {
@@ -136,17 +136,18 @@ void convective_composites(const Model<S>& model, Workspace<S>& ws, Topology top
       M_tilde = BodyInertia<S>();
       A_tilde.setZero(), P_tilde.setZero();
     }
-    M_tilde += ws.M_O[i];
-    A_tilde += Eigen::Map<const Mat3<S>>(ws.coriolis_links.col(i).data());
-    P_tilde += ws.coriolis_links.col(i).template tail<3>();
+    M_tilde += ws.convective.M_O[i];
+    A_tilde += Eigen::Map<const Mat3<S>>(ws.convective.links.col(i).data());
+    P_tilde += ws.convective.links.col(i).template tail<3>();
     if constexpr (!Topology::chain) add_to_parent(ws, topology.parent(i), i);
-    const Vec3<S> a = ws.p_O.col(i).template head<3>(), b = ws.p_O.col(i).template tail<3>();
-    const auto axes = ws.coriolis_axes.col(i);
-    auto rows = ws.coriolis_rows.col(i);
+    const Vec3<S> a = ws.convective.p_O.col(i).template head<3>(),
+                  b = ws.convective.p_O.col(i).template tail<3>();
+    const auto axes = ws.convective.axes.col(i);
+    auto rows = ws.convective.rows.col(i);
     rows.template head<6>() = M_tilde.momentum(a, b);
     rows.template tail<3>().noalias() = A_tilde.transpose() * a;
     rows.template tail<3>() += cross(P_tilde, b);  // (-[P x])^T b
-    auto column = ws.coriolis_columns.col(i);
+    auto column = ws.convective.columns.col(i);
     column = M_tilde.momentum(axes.template segment<3>(0), axes.template segment<3>(3));
     column.template head<3>() += A_tilde * a;
     column.template tail<3>() -= cross(P_tilde, a);
@@ -161,29 +162,29 @@ void convective_inertia_on_tree(const Model<S>& model, Workspace<S>& ws, ConstVe
                                 const Vec6<S>& V_0) {
   const int n = model.dof();
   const TreeTopology topology{model.parents().data()};
-  size_columns(ws.tree_link_frames, n);
+  size_columns(ws.convective.link_frames, n);
   convective_link_terms(model, ws, qd, V_0, topology);
   convective_composites(model, ws, topology);
   for (int j = 0; j < n; ++j) {
     const int end = model.subtree_end(j);
-    auto column = ws.coriolis.col(j);
+    auto column = ws.convective.C.col(j);
     column.segment(j, end - j).noalias() =
-        ws.coriolis_rows.middleCols(j, end - j).transpose() * ws.coriolis_axes.col(j);
+        ws.convective.rows.middleCols(j, end - j).transpose() * ws.convective.axes.col(j);
     column.tail(n - end).setZero();
     column.head(j).setZero();
     for (int i = model.parent(j); i >= 0; i = model.parent(i))
-      column[i] = ws.p_O.col(i).dot(ws.coriolis_columns.col(j));
+      column[i] = ws.convective.p_O.col(i).dot(ws.convective.columns.col(j));
   }
 }
 
 // The storage of C and its factors for n joints, sized at the first call.
 template <typename S>
 void size_convective_inertia(Workspace<S>& ws, int n) {
-  size_square(ws.coriolis, n);
-  size_columns(ws.coriolis_axes, n);
-  size_columns(ws.coriolis_links, n);
-  size_columns(ws.coriolis_rows, n);
-  size_columns(ws.coriolis_columns, n);
+  size_square(ws.convective.C, n);
+  size_columns(ws.convective.axes, n);
+  size_columns(ws.convective.links, n);
+  size_columns(ws.convective.rows, n);
+  size_columns(ws.convective.columns, n);
 }
 
 // With a floating base (docs/floating-base.md):
@@ -200,7 +201,7 @@ void size_convective_inertia(Workspace<S>& ws, int n) {
 //   base, joint j c_kj = S_k^T (M~_j dS_j/dt + Q~_j S_j),
 // the joints' factors of convective_composites. C v = h - g and dI/dt - 2 C is skew-symmetric,
 // as with a fixed base, since N^T M N with any N(q) keeps both.
-// [dS_l/dt; a_l] for the base's rate l (0..5 in the order [v; w]), as ws.coriolis_axes holds
+// [dS_l/dt; a_l] for the base's rate l (0..5 in the order [v; w]), as ws.convective.axes holds
 // them for the joints: a 9 x 6 matrix.
 template <typename S>
 Eigen::Matrix<S, 9, 6> base_rate_axes(const Vec6<S>& V_0) {
@@ -217,13 +218,13 @@ Eigen::Matrix<S, 9, 6> base_rate_axes(const Vec6<S>& V_0) {
 }
 
 namespace unchecked {
-// C(q, v), (6 + n) x (6 + n), rates ordered [v; w; qd]. Returns ws.base.coriolis.
+// C(q, v), (6 + n) x (6 + n), rates ordered [v; w; qd]. Returns ws.convective.C_floating.
 template <typename S>
 const MatX<S>& floating_convective_inertia(const Model<S>& model, Workspace<S>& ws,
                                            ConstVectorRef<S> q, ConstVectorRef<S> v) {
   const int n = model.dof();
   size_convective_inertia(ws, n);
-  size_square(ws.base.coriolis, n + 6);
+  size_square(ws.convective.C_floating, n + 6);
   update_joint_frames(model, ws, joint_coordinates(model, q));
   Vec6<S> V_0;
   linear(V_0) = v.template head<3>();
@@ -238,14 +239,14 @@ const MatX<S>& floating_convective_inertia(const Model<S>& model, Workspace<S>& 
   write_link_terms(BodyInertia<S>::about_mass_centre(base.mass, base.inertia), base.com, w_0, v_0,
                    Q_all);
   for_each_root_joint(model, [&](int r) {
-    M_all += ws.M_O[r];
-    Q_all += ws.coriolis_links.col(r);
+    M_all += ws.convective.M_O[r];
+    Q_all += ws.convective.links.col(r);
   });
   const Eigen::Map<const Mat3<S>> A_all(Q_all.data());
   const Vec3<S> P_all = Q_all.template tail<3>();
 
   const Eigen::Matrix<S, 9, 6> axes = base_rate_axes(V_0);
-  MatX<S>& C = ws.base.coriolis;
+  MatX<S>& C = ws.convective.C_floating;
   for (int l = 0; l < 6; ++l) {
     const Vec3<S> a = axes.col(l).template segment<3>(6);
     Vec6<S> column =
@@ -254,16 +255,16 @@ const MatX<S>& floating_convective_inertia(const Model<S>& model, Workspace<S>& 
     linear(column) -= cross(P_all, a);
     write_linear_first(column, C.col(l).template head<6>());
   }
-  C.bottomLeftCorner(n, 6).noalias() = ws.coriolis_rows.transpose() * axes;
+  C.bottomLeftCorner(n, 6).noalias() = ws.convective.rows.transpose() * axes;
   for (int j = 0; j < n; ++j)
-    write_linear_first(Vec6<S>(ws.coriolis_columns.col(j)), C.col(6 + j).template head<6>());
-  C.bottomRightCorner(n, n) = ws.coriolis;
+    write_linear_first(Vec6<S>(ws.convective.columns.col(j)), C.col(6 + j).template head<6>());
+  C.bottomRightCorner(n, n) = ws.convective.C;
   return C;
 }
 }  // namespace unchecked
 
-// C(q, qd) of Eq. (20), O(n^2). Returns ws.coriolis (n x n, sized at the first call), or with
-// a floating base ws.base.coriolis ((6 + n) x (6 + n)).
+// C(q, qd) of Eq. (20), O(n^2). Returns ws.convective.C (n x n, sized at the first call), or with
+// a floating base ws.convective.C_floating ((6 + n) x (6 + n)).
 template <typename S>
 const MatX<S>& convective_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                   ConstVectorRef<S> qd) {
@@ -277,15 +278,15 @@ const MatX<S>& convective_inertia(const Model<S>& model, Workspace<S>& ws, Const
     convective_composites(model, ws, ChainTopology{});
     for (int j = 0; j < n; ++j) {
       // Eq. (29): the column's entries at and below the diagonal, then those above it.
-      ws.coriolis.col(j).tail(n - j).noalias() =
-          ws.coriolis_rows.rightCols(n - j).transpose() * ws.coriolis_axes.col(j);
-      ws.coriolis.col(j).head(j).noalias() =
-          ws.p_O.leftCols(j).transpose() * ws.coriolis_columns.col(j);
+      ws.convective.C.col(j).tail(n - j).noalias() =
+          ws.convective.rows.rightCols(n - j).transpose() * ws.convective.axes.col(j);
+      ws.convective.C.col(j).head(j).noalias() =
+          ws.convective.p_O.leftCols(j).transpose() * ws.convective.columns.col(j);
     }
   } else {
     convective_inertia_on_tree(model, ws, qd, Vec6<S>(Vec6<S>::Zero()));
   }
-  return ws.coriolis;
+  return ws.convective.C;
 }
 
 }  // namespace denoc

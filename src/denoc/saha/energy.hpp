@@ -17,14 +17,14 @@ S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
   S energy = 0;
   // A floating base moves with t_0 (base_motion.hpp): its body's share, and the links'
   // twists carried from it.
-  const Vec6<S> t_base = model.floating() ? ws.base.t : Vec6<S>::Zero();
+  const Vec6<S> t_base = model.floating() ? ws.id.t_0 : Vec6<S>::Zero();
   if (model.floating()) energy += t_base.dot(model.base_inertia() * t_base) / 2;
   for (int i = 0; i < model.dof(); ++i) {
     const Joint<S>& joint = model.joint(i);
     const int parent = model.parent(i);
-    const Vec6<S> t_parent = parent >= 0 ? ws.t[parent] : t_base;
-    ws.t[i] = propagate_twist(ws.E[i], ws.ell[i], t_parent) + joint.p * qd[i];
-    energy += ws.t[i].dot(joint.M * ws.t[i]) / 2;
+    const Vec6<S> t_parent = parent >= 0 ? ws.id.t[parent] : t_base;
+    ws.id.t[i] = propagate_twist(ws.E[i], ws.ell[i], t_parent) + joint.p * qd[i];
+    energy += ws.id.t[i].dot(joint.M * ws.id.t[i]) / 2;
   }
   // The rotors of the drives (docs/csv.md): 1/2 G^2 Jm qd_i^2 each.
   if (model.has_rotors()) energy += model.rotor_inertia().dot(qd.cwiseAbs2()) / 2;
@@ -56,7 +56,7 @@ template <typename S>
 S kinetic_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                  ConstVectorRef<S> qd) {
   require_call(model, ws, "kinetic_energy", q, qd);
-  if (model.floating()) set_base_motion(model, ws, q, qd, ws.base.zeros);
+  if (model.floating()) set_base_motion(model, ws, q, qd, ws.id.zeros_floating);
   return unchecked::kinetic_energy(model, ws, joint_coordinates(model, q), joint_rates(model, qd));
 }
 

@@ -88,16 +88,16 @@ EIGEN_ALWAYS_INLINE void articulated_pivot(const Joint<S>& joint, const Mat3<S>&
   // use this m^_i.
   const S m_hat = joint_force(joint.p, n_hat, f_hat) + joint.rotor_inertia;
   Vec3<S> n = n_hat / m_hat, f = f_hat / m_hat;
-  ws.m_hat[i] = m_hat;
-  angular(ws.psi[i]) = n;  // half by half (see forward_recursion)
-  linear(ws.psi[i]) = f;
+  ws.articulated.m_hat[i] = m_hat;
+  angular(ws.articulated.psi[i]) = n;  // half by half (see forward_recursion)
+  linear(ws.articulated.psi[i]) = f;
   transfer_wrench(E, ell, n, f);
-  angular(ws.psi_parent[i]) = n;
-  linear(ws.psi_parent[i]) = f;
+  angular(ws.articulated.psi_parent[i]) = n;
+  linear(ws.articulated.psi_parent[i]) = f;
 }
 
-// On a tree, M^_i = M_i + the sum its children left in ws.children_mass[i] (Eq. 50 summed over
-// the children c of i, Shah, Saha and Dutt 2013; docs/trees.md).
+// On a tree, M^_i = M_i + the sum its children left in ws.articulated.children_mass[i] (Eq. 50
+// summed over the children c of i, Shah, Saha and Dutt 2013; docs/trees.md).
 template <typename S>
 EIGEN_ALWAYS_INLINE void gather_children_mass(const Joint<S>& joint, const Mat6<S>& children,
                                               ArticulatedMass<S>& M_hat) {
@@ -113,8 +113,8 @@ template <typename S>
 EIGEN_ALWAYS_INLINE void scatter_to_parent(const Workspace<S>& ws, int i, const Vec3<S>& n_hat,
                                            const Vec3<S>& f_hat, ArticulatedMass<S>& M_hat,
                                            Mat6<S>& parent) {
-  subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.psi[i])),
-                        Vec3<S>(linear(ws.psi[i])));
+  subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.articulated.psi[i])),
+                        Vec3<S>(linear(ws.articulated.psi[i])));
   transfer_articulated(ws.E[i], ws.ell[i], M_hat);  // A and C whole, mirrored
   parent.template topLeftCorner<3, 3>() += M_hat.A;
   parent.template topRightCorner<3, 3>() += M_hat.K;
@@ -132,18 +132,18 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology t
   ArticulatedMass<S> M_hat;
   Vec3<S> n_hat, f_hat;  // psi^_i = M^_i p_i = [n^; f^], kept for joint i - 1
   if constexpr (!Topology::chain) {
-    for (Mat6<S>& M : ws.children_mass)
+    for (Mat6<S>& M : ws.articulated.children_mass)
       M.setZero();
     // A floating base gathers its children's terms as any parent does (docs/floating-base.md).
-    ws.base.articulated.setZero();
+    ws.articulated.M_hat_0.setZero();
   }
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     if constexpr (!Topology::chain) {
-      gather_children_mass(joint, ws.children_mass[i], M_hat);
+      gather_children_mass(joint, ws.articulated.children_mass[i], M_hat);
     } else if (i + 1 < model.dof()) {
-      subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.psi[i + 1])),
-                            Vec3<S>(linear(ws.psi[i + 1])));
+      subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.articulated.psi[i + 1])),
+                            Vec3<S>(linear(ws.articulated.psi[i + 1])));
       transfer_articulated(ws.E[i + 1], ws.ell[i + 1], M_hat);
       M_hat.A += joint.M.rotational;  // M_i about C_i: [I_i 0; 0 m_i 1], no first moment
       M_hat.C.diagonal().array() += joint.M.mass;
@@ -161,9 +161,9 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology t
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
       if (parent >= 0)
-        scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.children_mass[parent]);
+        scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.articulated.children_mass[parent]);
       else if (model.floating())
-        scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.base.articulated);
+        scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.articulated.M_hat_0);
     }
   }
 }
@@ -186,29 +186,30 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
 //   tau^_i = tau_i - p_i^T zeta_i
 // with psi_{i-1,i} from articulated_body_masses, so that the transfer need not wait for tau^_i.
 // On a tree the last two terms of zeta_i sum over the children c of i (eta_{i,c} of every branch,
-// as gamma_i sums them in backward_recursion): each child adds its own into ws.children_wrench.
+// as gamma_i sums them in backward_recursion): each child adds its own into
+// ws.articulated.children_wrench.
 template <typename S, typename Topology>
 void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau,
                       Topology topology) {
   Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();  // zeta_i = [n; f]
   if constexpr (!Topology::chain) {
-    for (Vec6<S>& zeta : ws.children_wrench)
+    for (Vec6<S>& zeta : ws.articulated.children_wrench)
       zeta.setZero();
-    ws.base.bias.setZero();  // a floating base gathers its children's too
+    ws.articulated.zeta_0.setZero();  // a floating base gathers its children's too
   }
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     if constexpr (!Topology::chain)
-      n = angular(ws.children_wrench[i]), f = linear(ws.children_wrench[i]);
-    add_link_wrench(joint.M, ws.t[i], ws.xi[i], n, f);  // gamma_i's own term, Eqs. (7)-(8)
+      n = angular(ws.articulated.children_wrench[i]), f = linear(ws.articulated.children_wrench[i]);
+    add_link_wrench(joint.M, ws.id.t[i], ws.id.xi[i], n, f);  // gamma_i's own term, Eqs. (7)-(8)
     const S tau_hat = tau[i] - joint_force(joint.p, n, f);
-    ws.tau_hat[i] = tau_hat;
+    ws.articulated.tau_hat[i] = tau_hat;
     transfer_wrench(ws.E[i], ws.ell[i], n, f);
-    n += angular(ws.psi_parent[i]) * tau_hat;
-    f += linear(ws.psi_parent[i]) * tau_hat;
+    n += angular(ws.articulated.psi_parent[i]) * tau_hat;
+    f += linear(ws.articulated.psi_parent[i]) * tau_hat;
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
-      Vec6<S>& zeta = parent >= 0 ? ws.children_wrench[parent] : ws.base.bias;
+      Vec6<S>& zeta = parent >= 0 ? ws.articulated.children_wrench[parent] : ws.articulated.zeta_0;
       if (parent < 0 && !model.floating()) continue;
       angular(zeta) += n;
       linear(zeta) += f;
@@ -221,7 +222,7 @@ void solve_unit_upper(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S>
 //   mu_{i-1} = p_{i-1} qdd_{i-1} + mu_{i-1,i-2},  mu_{1,0} = 0.
 // psi_i^T B_{i,i-1} mu_{i-1} is read as psi_{i-1,i}^T mu_{i-1}, so that the transfer of mu_{i-1}
 // need not wait for qdd_i. On a tree i - 1 is the parent lambda(i), whose mu every child reads
-// back from ws.joint_twist (docs/trees.md).
+// back from ws.articulated.joint_twist (docs/trees.md).
 template <typename S, typename Topology>
 void solve_unit_lower(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   // mu_{i-1} = [w; v]; mu_0 = 0 for a fixed base (a chain's), the base's own acceleration for a
@@ -229,28 +230,33 @@ void solve_unit_lower(const Model<S>& model, Workspace<S>& ws, Topology topology
   Vec3<S> w = Vec3<S>::Zero(), v = Vec3<S>::Zero();
   Vec3<S> base_w = w, base_v = v;
   if constexpr (!Topology::chain)
-    if (model.floating()) base_w = angular(ws.base.accel), base_v = linear(ws.base.accel);
+    if (model.floating())
+      base_w = angular(ws.articulated.accel_0), base_v = linear(ws.articulated.accel_0);
   for (int i = 0; i < model.dof(); ++i) {
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
       if (parent >= 0)
-        w = angular(ws.joint_twist[parent]), v = linear(ws.joint_twist[parent]);
+        w = angular(ws.articulated.joint_twist[parent]),
+        v = linear(ws.articulated.joint_twist[parent]);
       else
         w = base_w, v = base_v;
     }
     const Vec6<S>& p = model.joint(i).p;
-    ws.qdd[i] = ws.tau_hat[i] - angular(ws.psi_parent[i]).dot(w) - linear(ws.psi_parent[i]).dot(v);
+    ws.articulated.qdd[i] = ws.articulated.tau_hat[i] -
+                            angular(ws.articulated.psi_parent[i]).dot(w) -
+                            linear(ws.articulated.psi_parent[i]).dot(v);
     propagate_twist(ws.E[i], ws.ell[i], w, v);
-    w += angular(p) * ws.qdd[i];
-    v += linear(p) * ws.qdd[i];
-    if constexpr (!Topology::chain) angular(ws.joint_twist[i]) = w, linear(ws.joint_twist[i]) = v;
+    w += angular(p) * ws.articulated.qdd[i];
+    v += linear(p) * ws.articulated.qdd[i];
+    if constexpr (!Topology::chain)
+      angular(ws.articulated.joint_twist[i]) = w, linear(ws.articulated.joint_twist[i]) = v;
   }
 }
 
-// M^_0 = M_0 + the sum the joints on the base left in ws.base.articulated (Eq. 50 at the base).
+// M^_0 = M_0 + the sum the joints on the base left in ws.articulated.M_hat_0 (Eq. 50 at the base).
 template <typename S>
 Mat6<S> base_articulated_mass(const Model<S>& model, const Workspace<S>& ws) {
-  Mat6<S> M = ws.base.articulated;  // [A K; . C], K^T still to place
+  Mat6<S> M = ws.articulated.M_hat_0;  // [A K; . C], K^T still to place
   M.template bottomLeftCorner<3, 3>() = M.template topRightCorner<3, 3>().transpose();
   M += model.base_inertia().matrix();
   return M;
@@ -259,24 +265,26 @@ Mat6<S> base_articulated_mass(const Model<S>& model, const Workspace<S>& ws) {
 // M^_0 factored: the base's pivot. False unless it is positive definite.
 template <typename S>
 bool factor_base_pivot(const Model<S>& model, Workspace<S>& ws) {
-  ws.base.pivot.compute(base_articulated_mass(model, ws));
-  return ws.base.pivot.info() == Eigen::Success;
+  ws.articulated.pivot_0.compute(base_articulated_mass(model, ws));
+  return ws.articulated.pivot_0.info() == Eigen::Success;
 }
 
 // The base's accelerations [dw; dv] from M^_0 a_0 = f_0 - zeta_0: zeta_0 the base body's own
-// wrench at zero acceleration plus what its joints left in ws.base.bias (Eq. 35 at the base),
-// f_0 the wrench applied to the base (ws.base.applied).
+// wrench at zero acceleration plus what its joints left in ws.articulated.zeta_0 (Eq. 35 at the
+// base), f_0 the wrench applied to the base (ws.articulated.applied_0).
 template <typename S>
 void solve_base_pivot(const Model<S>& model, Workspace<S>& ws) {
-  const Vec6<S> zeta = ws.base.bias + base_body_wrench(model.base_inertia(), ws.base.t, ws.base.xi);
-  ws.base.accel = ws.base.pivot.solve(Vec6<S>(ws.base.applied - zeta));
+  const Vec6<S> zeta =
+      ws.articulated.zeta_0 + base_body_wrench(model.base_inertia(), ws.id.t_0, ws.id.xi_0);
+  ws.articulated.accel_0 = ws.articulated.pivot_0.solve(Vec6<S>(ws.articulated.applied_0 - zeta));
 }
 
-// [dv; dw; qdd] from ws.base.accel and ws.qdd into ws.base.qdd.
+// [dv; dw; qdd] from ws.articulated.accel_0 and ws.articulated.qdd into
+// ws.articulated.qdd_floating.
 template <typename S>
 void gather_floating_accelerations(const Model<S>& model, Workspace<S>& ws) {
-  write_linear_first(ws.base.accel, ws.base.qdd.template head<6>());
-  ws.base.qdd.tail(model.dof()) = ws.qdd;
+  write_linear_first(ws.articulated.accel_0, ws.articulated.qdd_floating.template head<6>());
+  ws.articulated.qdd_floating.tail(model.dof()) = ws.articulated.qdd;
 }
 
 // The elimination after the articulated masses: tau^ = U^-1 phi to the base, the base's pivot,
@@ -284,15 +292,15 @@ void gather_floating_accelerations(const Model<S>& model, Workspace<S>& ws) {
 template <typename S, typename Topology>
 void floating_solve(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau,
                     Topology topology) {
-  solve_unit_upper(model, ws, tau, topology);  // down to the base, zeta_0 in ws.base.bias
-  ws.tau_hat.array() /= ws.m_hat.array();
+  solve_unit_upper(model, ws, tau, topology);  // down to the base, zeta_0 in ws.articulated.zeta_0
+  ws.articulated.tau_hat.array() /= ws.articulated.m_hat.array();
   solve_base_pivot(model, ws);
   solve_unit_lower(model, ws, topology);  // from mu_0 = the base's accelerations
 }
 
 // The generalized forces of the forward dynamics: the joints' n (the base free), or all 6 + n,
 // the base's [f; n] first (in the base frame, about its origin: an external wrench's J^T w).
-// The base's into ws.base.applied ([n; f], zero for n); returns the joints'.
+// The base's into ws.articulated.applied_0 ([n; f], zero for n); returns the joints'.
 template <typename S>
 auto take_applied_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> tau) {
   if (tau.size() != model.dof() && tau.size() != model.nv())
@@ -300,16 +308,16 @@ auto take_applied_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef
                                 std::to_string(tau.size()) + " entries, and the model " +
                                 std::to_string(model.dof()) + " joints and " +
                                 std::to_string(model.nv()) + " rates");
-  ws.base.applied.setZero();
+  ws.articulated.applied_0.setZero();
   if (tau.size() == model.nv()) {
-    linear(ws.base.applied) = tau.template head<3>();
-    angular(ws.base.applied) = tau.template segment<3>(3);
+    linear(ws.articulated.applied_0) = tau.template head<3>();
+    angular(ws.articulated.applied_0) = tau.template segment<3>(3);
   }
   return tau.tail(model.dof());
 }
 
 // The accelerations [dv; dw; qdd] (6 + n) that the forces `tau` (take_applied_forces) produce
-// at (q, v), in O(n). Returns ws.base.qdd; NaN if M^_0 is not positive definite.
+// at (q, v), in O(n). Returns ws.articulated.qdd_floating; NaN if M^_0 is not positive definite.
 namespace unchecked {
 template <typename S>
 const VecX<S>& floating_forward_dynamics(const Model<S>& model, Workspace<S>& ws,
@@ -320,17 +328,17 @@ const VecX<S>& floating_forward_dynamics(const Model<S>& model, Workspace<S>& ws
   update_joint_frames(model, ws, joint_coordinates(model, q));
   bool factored = false;
   with_topology(model, [&](auto topology) {
-    forward_recursion(model, ws, joint_rates(model, v), ws.zeros, topology);
+    forward_recursion(model, ws, joint_rates(model, v), ws.id.zeros, topology);
     articulated_body_masses(model, ws, topology);  // Eqs. (47)-(50), M^_0's sum included
     if (!(factored = factor_base_pivot(model, ws))) return;
     floating_solve(model, ws, joint_forces, topology);
   });
   if (!factored) {
-    ws.base.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
-    return ws.base.qdd;
+    ws.articulated.qdd_floating.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.articulated.qdd_floating;
   }
   gather_floating_accelerations(model, ws);
-  return ws.base.qdd;
+  return ws.articulated.qdd_floating;
 }
 }  // namespace unchecked
 
@@ -340,8 +348,8 @@ template <typename S>
 const VecX<S>& floating_forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws,
                                                   ConstVectorRef<S> q, ConstVectorRef<S> v,
                                                   ConstVectorRef<S> tau) {
-  VecX<S>& qdd = ws.base.qdd;
-  qdd = -floating_inverse_dynamics(model, ws, q, v, ws.base.zeros);
+  VecX<S>& qdd = ws.inertia.qdd_floating;
+  qdd = -floating_inverse_dynamics(model, ws, q, v, ws.id.zeros_floating);
   qdd.tail(model.dof()) += take_applied_forces(model, ws, tau);
   if (tau.size() == model.nv()) qdd.template head<6>() += tau.template head<6>();
   floating_inertia(model, ws, q);
@@ -349,30 +357,31 @@ const VecX<S>& floating_forward_dynamics_cholesky(const Model<S>& model, Workspa
     qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
     return qdd;
   }
-  tree_ltdl_solve(ws.base.factor, model.rate_parents().data(), qdd);
+  tree_ltdl_solve(ws.inertia.L_floating, model.rate_parents().data(), qdd);
   return qdd;
 }
 }  // namespace unchecked
 
 // qdd from I(q) qdd = phi = tau - h(q, qd), Eq. (33), in O(n) through I = U D U^T. Returns
-// ws.qdd. `tau` must not be a vector of the workspace. One topology dispatch for the whole call.
-// With a floating base the elimination runs on to the base, whose pivot is the 6x6 articulated
-// mass M^_0 = M_0 + sum_c B^T (M^_c - psi^_c psi_c^T) B (Featherstone's floating-base
-// articulated-body method): the 6 + n accelerations [dv; dw; qdd] into ws.base.qdd, from tau of
-// the joints' n forces (the base free) or all 6 + n (take_applied_forces).
+// ws.articulated.qdd. `tau` must not be a vector of the workspace. One topology dispatch for the
+// whole call. With a floating base the elimination runs on to the base, whose pivot is the 6x6
+// articulated mass M^_0 = M_0 + sum_c B^T (M^_c - psi^_c psi_c^T) B (Featherstone's floating-base
+// articulated-body method): the 6 + n accelerations [dv; dw; qdd] into ws.articulated.qdd_floating,
+// from tau of the joints' n forces (the base free) or all 6 + n (take_applied_forces).
 namespace unchecked {
 template <typename S>
 const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
   update_joint_frames(model, ws, q);
   with_topology(model, [&](auto topology) {
-    forward_recursion(model, ws, qd, ws.zeros, topology);  // the motion of h in Eq. (33)
-    articulated_body_masses(model, ws, topology);          // Eqs. (47)-(50)
-    solve_unit_upper(model, ws, tau, topology);            // tau^ = U^-1 (tau - h), (33)-(35)
-    ws.tau_hat.array() /= ws.m_hat.array();                // tau~ = D^-1 tau^, Section 5.2
-    solve_unit_lower(model, ws, topology);                 // qdd, Eqs. (36)-(37)
+    forward_recursion(model, ws, qd, ws.id.zeros, topology);  // the motion of h in Eq. (33)
+    articulated_body_masses(model, ws, topology);             // Eqs. (47)-(50)
+    solve_unit_upper(model, ws, tau, topology);               // tau^ = U^-1 (tau - h), (33)-(35)
+    ws.articulated.tau_hat.array() /=
+        ws.articulated.m_hat.array();       // tau~ = D^-1 tau^, Section 5.2
+    solve_unit_lower(model, ws, topology);  // qdd, Eqs. (36)-(37)
   });
-  return ws.qdd;
+  return ws.articulated.qdd;
 }
 }  // namespace unchecked
 
@@ -387,8 +396,8 @@ const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
 
 // The same accelerations by forming I (Eq. 24) and factoring it, I = L L^T: O(n^3); on a tree
 // I = L^T D L with the parent array, O(n d^2) (accelerations_from_inertia), as with a floating
-// base. Returns ws.qdd (ws.base.qdd); NaN if I is not positive definite (ws.gim_factored is then
-// false).
+// base. Returns ws.inertia.qdd (ws.inertia.qdd_floating); NaN if I is not positive definite
+// (ws.inertia.factored is then false).
 template <typename S>
 const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> qd,
@@ -396,13 +405,13 @@ const VecX<S>& forward_dynamics_cholesky(const Model<S>& model, Workspace<S>& ws
   require_call(model, ws, "forward_dynamics_cholesky", q, qd);
   if (model.floating()) return unchecked::floating_forward_dynamics_cholesky(model, ws, q, qd, tau);
   require_joint_values(model, "forward_dynamics_cholesky", "tau", tau);
-  ws.phi = tau - unchecked::inverse_dynamics(model, ws, q, qd, ws.zeros);
+  ws.inertia.phi = tau - unchecked::inverse_dynamics(model, ws, q, qd, ws.id.zeros);
   generalized_inertia(model, ws, q);
   return accelerations_from_inertia(model, ws);
 }
 
 // The factors of I = U D U^T, Eqs. (53)-(54), for inspection: U (unit upper triangular) in
-// ws.U, the diagonal of D in ws.m_hat. Above the diagonal, Eqs. (46)-(48):
+// ws.articulated.U, the diagonal of D in ws.articulated.m_hat. Above the diagonal, Eqs. (46)-(48):
 //   U_ik = alpha_ik = p_i^T psi_ik,  psi_ik = B_ki^T psi_k  (i < k),
 // with B_ki^T applied one joint at a time, as in generalized_inertia. On a tree U_ik is nonzero
 // only where i supports k: psi_k is carried inwards along k's path to the base, through its
@@ -412,14 +421,14 @@ namespace unchecked {
 template <typename S>
 void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
-  ws.U.setIdentity(model.dof(), model.dof());  // sized at the first call
+  ws.articulated.U.setIdentity(model.dof(), model.dof());  // sized at the first call
   with_topology(model, [&](auto topology) {
     articulated_body_masses(model, ws, topology);
     for (int k = model.dof() - 1; k > 0; --k) {
-      Vec6<S> psi_ik = ws.psi[k];
+      Vec6<S> psi_ik = ws.articulated.psi[k];
       for (int j = k, i = topology.parent(k); i >= 0; j = i, i = topology.parent(i)) {
         psi_ik = transfer_wrench(ws.E[j], ws.ell[j], psi_ik);  // B_{j,i}^T, i = lambda(j)
-        ws.U(i, k) = model.joint(i).p.dot(psi_ik);
+        ws.articulated.U(i, k) = model.joint(i).p.dot(psi_ik);
       }
     }
   });
@@ -442,21 +451,22 @@ void factor_udu_6x6(Mat6<S>& A, UBlock&& U, DBlock&& d) {
 // rates [v; w; qd]: the joints' rows and D as on a fixed base (udu_factors); the base's rows of
 // joint k's column, S_0^T B_{r,0}^T psi_k^0, psi_k carried along k's path to the base through its
 // root r and read by the base's six unit rates S_0; and the base's 6x6 pivot M^_0 in the order
-// [v; w], factored once more as U_0 D_0 U_0^T so that D is diagonal. U into ws.base.U, the
-// diagonal of D into ws.base.d. D is positive where I is positive definite.
+// [v; w], factored once more as U_0 D_0 U_0^T so that D is diagonal. U into
+// ws.articulated.U_floating, the diagonal of D into ws.articulated.d_floating. D is positive where
+// I is positive definite.
 namespace unchecked {
 template <typename S>
 void floating_udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   const int n = model.dof();
   unchecked::udu_factors(model, ws,
-                         joint_coordinates(model, q));  // also leaves M^_0's sum in ws.base
-  MatX<S>& U = ws.base.U;
+                         joint_coordinates(model, q));  // also leaves M^_0's sum in ws.articulated
+  MatX<S>& U = ws.articulated.U_floating;
   U.setIdentity(n + 6, n + 6);  // sized at the first call
-  ws.base.d.resize(n + 6);
-  U.bottomRightCorner(n, n) = ws.U;
-  ws.base.d.tail(n) = ws.m_hat;
+  ws.articulated.d_floating.resize(n + 6);
+  U.bottomRightCorner(n, n) = ws.articulated.U;
+  ws.articulated.d_floating.tail(n) = ws.articulated.m_hat;
   for (int k = 0; k < n; ++k) {
-    Vec6<S> psi = ws.psi[k];
+    Vec6<S> psi = ws.articulated.psi[k];
     for (int j = k; j >= 0; j = model.parent(j))
       psi = transfer_wrench(ws.E[j], ws.ell[j], psi);  // B_{j,lambda(j)}^T, to the base
     write_linear_first(psi, U.col(6 + k).template head<6>());
@@ -465,7 +475,8 @@ void floating_udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRe
   Mat6<S> pivot;                                       // in the order [v; w]
   pivot << M.template bottomRightCorner<3, 3>(), M.template bottomLeftCorner<3, 3>(),
       M.template topRightCorner<3, 3>(), M.template topLeftCorner<3, 3>();
-  factor_udu_6x6(pivot, U.template topLeftCorner<6, 6>(), ws.base.d.template head<6>());
+  factor_udu_6x6(pivot, U.template topLeftCorner<6, 6>(),
+                 ws.articulated.d_floating.template head<6>());
 }
 }  // namespace unchecked
 
@@ -476,17 +487,43 @@ struct UduFactors {
   const VecX<S>& d;
 };
 
-// I = U D U^T: n x n (ws.U and ws.m_hat), or (6 + n) x (6 + n) with a floating base, the base's
-// pivot factored too (ws.base.U and ws.base.d).
+// I = U D U^T: n x n (ws.articulated.U and ws.articulated.m_hat), or (6 + n) x (6 + n) with a
+// floating base, the base's pivot factored too (ws.articulated.U_floating and
+// ws.articulated.d_floating).
 template <typename S>
 UduFactors<S> udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   require_call(model, ws, "udu_factors", q);
   if (model.floating()) {
     unchecked::floating_udu_factors(model, ws, q);
-    return {ws.base.U, ws.base.d};
+    return {ws.articulated.U_floating, ws.articulated.d_floating};
   }
   unchecked::udu_factors(model, ws, q);
-  return {ws.U, ws.m_hat};
+  return {ws.articulated.U, ws.articulated.m_hat};
+}
+
+// The pivots of I = U D U^T for q, O(n) without forming U: the joints' m^_i (Eq. 47, the
+// diagonal of D) and, with a floating base, whether the base's 6x6 pivot M^_0 is positive
+// definite (true on a fixed base). What the positive-definiteness check of a run reads.
+template <typename S>
+struct UduPivots {
+  const VecX<S>& joints;
+  bool base_positive_definite;
+};
+
+template <typename S>
+UduPivots<S> udu_pivots(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
+  require_call(model, ws, "udu_pivots", q);
+  update_joint_frames(model, ws, joint_coordinates(model, q));
+  articulated_body_masses(model, ws);
+  if (model.floating()) factor_base_pivot(model, ws);
+  return last_udu_pivots(model, ws);
+}
+
+// The same pivots as the last forward_dynamics of the udu route (or udu_pivots) left them.
+template <typename S>
+UduPivots<S> last_udu_pivots(const Model<S>& model, const Workspace<S>& ws) {
+  return {ws.articulated.m_hat,
+          !model.floating() || ws.articulated.pivot_0.info() == Eigen::Success};
 }
 
 }  // namespace denoc

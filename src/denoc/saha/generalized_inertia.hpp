@@ -20,27 +20,28 @@
 namespace denoc {
 
 // M~_i = M_i + B_{i+1,i}^T M~_{i+1} B_{i+1,i}, M~_n = M_n: Eq. (23b), from the tip inwards.
-// Each M~_i is summed in a local and stored once: adding into ws.M_tilde[i] just copied from M_i
-// stalled clang's code on store-to-load forwarding (its 16-byte loads spanned two smaller stores).
-// On a tree the sum runs over the children c of i, M~_i = M_i + sum_c B_{c,i}^T M~_c B_{c,i}:
-// every M~_c, complete when reached (children are numbered after their parent), is carried to
-// its parent and added into the parent's entry, which starts as the parent's own M_i.
+// Each M~_i is summed in a local and stored once: adding into ws.inertia.M_tilde[i] just copied
+// from M_i stalled clang's code on store-to-load forwarding (its 16-byte loads spanned two smaller
+// stores). On a tree the sum runs over the children c of i, M~_i = M_i + sum_c B_{c,i}^T M~_c
+// B_{c,i}: every M~_c, complete when reached (children are numbered after their parent), is carried
+// to its parent and added into the parent's entry, which starts as the parent's own M_i.
 template <typename S, typename Topology>
 void composite_body_masses(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   const int n = model.dof();
   if constexpr (Topology::chain) {
-    if (n > 0) ws.M_tilde[n - 1] = model.joint(n - 1).M;
+    if (n > 0) ws.inertia.M_tilde[n - 1] = model.joint(n - 1).M;
     for (int i = n - 2; i >= 0; --i) {
-      BodyInertia<S> M_tilde = ws.M_tilde[i + 1].transferred(ws.E[i + 1], ws.ell[i + 1]);
+      BodyInertia<S> M_tilde = ws.inertia.M_tilde[i + 1].transferred(ws.E[i + 1], ws.ell[i + 1]);
       M_tilde += model.joint(i).M;
-      ws.M_tilde[i] = M_tilde;
+      ws.inertia.M_tilde[i] = M_tilde;
     }
   } else {
     for (int i = 0; i < n; ++i)
-      ws.M_tilde[i] = model.joint(i).M;
+      ws.inertia.M_tilde[i] = model.joint(i).M;
     for (int i = n - 1; i >= 0; --i) {
       const int parent = topology.parent(i);
-      if (parent >= 0) ws.M_tilde[parent] += ws.M_tilde[i].transferred(ws.E[i], ws.ell[i]);
+      if (parent >= 0)
+        ws.inertia.M_tilde[parent] += ws.inertia.M_tilde[i].transferred(ws.E[i], ws.ell[i]);
     }
   }
 }
@@ -110,26 +111,26 @@ inline S joint_vector_dot(const Vec6<S>& p, const Vec6<S>& w) {
 // are independent of one another, where each wrench's own steps are not.
 template <typename S>
 void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
-  size_square(ws.gim, model.dof());
+  size_square(ws.inertia.I, model.dof());
   composite_body_masses(model, ws);
   const int n = model.dof();
-  auto& W = ws.wrenches;  // row-major: rows n_x, n_y, n_z, f_x, f_y, f_z; column i: joint i
+  auto& W = ws.inertia.wrenches;  // row-major: rows n_x, n_y, n_z, f_x, f_y, f_z; column i: joint i
   for (int j = n - 1; j >= 0; --j) {
     const Vec6<S>& p = model.joint(j).p;
     if (j == 0 && n > 1) {  // the wrenches are not needed beyond joint 1: projected only
       project_transferred_rows(ws.E[1], ws.ell[1], p, 1, n, W.row(0).data(), W.row(1).data(),
                                W.row(2).data(), W.row(3).data(), W.row(4).data(), W.row(5).data(),
-                               ws.gim.col(0).data());
+                               ws.inertia.I.col(0).data());
     } else if (j + 1 < n) {
       transfer_wrench_rows(ws.E[j + 1], ws.ell[j + 1], p, j + 1, n, W.row(0).data(),
                            W.row(1).data(), W.row(2).data(), W.row(3).data(), W.row(4).data(),
-                           W.row(5).data(), ws.gim.col(j).data());
+                           W.row(5).data(), ws.inertia.I.col(j).data());
     }
-    const Vec6<S> w = ws.M_tilde[j].times_joint_vector(p);  // M~_j p_j
+    const Vec6<S> w = ws.inertia.M_tilde[j].times_joint_vector(p);  // M~_j p_j
     W.col(j) = w;
-    ws.gim(j, j) = joint_vector_dot(p, w);
+    ws.inertia.I(j, j) = joint_vector_dot(p, w);
   }
-  ws.gim.template triangularView<Eigen::StrictlyUpper>() = ws.gim.transpose();
+  ws.inertia.I.template triangularView<Eigen::StrictlyUpper>() = ws.inertia.I.transpose();
 }
 
 // The same Eqs. (23b) and (24) with every vector referred to one point, the base origin O, in
@@ -145,7 +146,7 @@ void gim_by_wrench_transfers(const Model<S>& model, Workspace<S>& ws) {
 template <typename S>
 void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
-  size_square(ws.gim, n);
+  size_square(ws.inertia.I, n);
   Mat3<S> R = Mat3<S>::Identity();
   Vec3<S> c = Vec3<S>::Zero();  // C_0 is the base origin
   for (int i = 0; i < n; ++i) {
@@ -153,17 +154,19 @@ void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
     c += R * ws.ell[i];
     const Vec6<S>& p = model.joint(i).p;
     const Vec3<S> axis = R * angular(p);
-    ws.p_O.col(i).template head<3>() = axis;
-    ws.p_O.col(i).template tail<3>() = R * linear(p) + cross(c, axis);
-    ws.M_O[i] = model.joint(i).M.rotated(R).shifted(c);
+    ws.inertia.p_O.col(i).template head<3>() = axis;
+    ws.inertia.p_O.col(i).template tail<3>() = R * linear(p) + cross(c, axis);
+    ws.inertia.M_O[i] = model.joint(i).M.rotated(R).shifted(c);
   }
-  auto& W = ws.wrenches;   // row-major; gim_by_wrench_transfers' scratch, unused on this path
-  BodyInertia<S> M_tilde;  // M~_i^O, Eq. (23b), summed in a local as in composite_body_masses
+  auto& W =
+      ws.inertia.wrenches;  // row-major; gim_by_wrench_transfers' scratch, unused on this path
+  BodyInertia<S> M_tilde;   // M~_i^O, Eq. (23b), summed in a local as in composite_body_masses
   for (int i = n - 1; i >= 0; --i) {
-    M_tilde += ws.M_O[i];
-    W.col(i) = M_tilde.momentum(ws.p_O.col(i).template head<3>(), ws.p_O.col(i).template tail<3>());
+    M_tilde += ws.inertia.M_O[i];
+    W.col(i) = M_tilde.momentum(ws.inertia.p_O.col(i).template head<3>(),
+                                ws.inertia.p_O.col(i).template tail<3>());
   }
-  symmetric_from_projections(W, ws.p_O, ws.gim);  // Eq. (24)
+  symmetric_from_projections(W, ws.inertia.p_O, ws.inertia.I);  // Eq. (24)
 }
 
 // Eq. (24) on a tree: i_ij = p_j^T B_ij^T M~_i p_i for every joint j on the path from the base
@@ -185,7 +188,7 @@ void gim_on_tree(const Model<S>& model, Workspace<S>& ws, MatX<S>& gim, int offs
   composite_body_masses(model, ws, TreeTopology{model.parents().data()});
   for (int i = 0; i < n; ++i) {
     const Vec6<S>& p = model.joint(i).p;
-    const Vec6<S> w = ws.M_tilde[i].times_joint_vector(p);  // M~_i p_i
+    const Vec6<S> w = ws.inertia.M_tilde[i].times_joint_vector(p);  // M~_i p_i
     const int row = offset + i;
     gim(row, row) = joint_vector_dot(p, w);
     Vec3<S> n_i = angular(w), f_i = linear(w);
@@ -204,7 +207,7 @@ void gim_on_tree(const Model<S>& model, Workspace<S>& ws, MatX<S>& gim, int offs
 
 template <typename S>
 void gim_on_tree(const Model<S>& model, Workspace<S>& ws) {
-  gim_on_tree(model, ws, ws.gim, 0);
+  gim_on_tree(model, ws, ws.inertia.I, 0);
 }
 
 // The GIM I(q) of Eq. (20). Up to kShortChain joints the wrench transfers are cheaper; beyond,
@@ -230,16 +233,16 @@ namespace unchecked {
 // The (6 + n) x (6 + n) inertia matrix, rates ordered [v; w; qd]: the joints' block and their
 // coupling with the base in one pass over the paths (gim_on_tree with the base: Eq. 24 with
 // p_0 = 1, the base's six rates, B_{j,0}^T M~_j p_j), then the base's block from the composite
-// of everything, M~_0 of Eq. (23b). Returns ws.base.gim.
+// of everything, M~_0 of Eq. (23b). Returns ws.inertia.I_floating.
 template <typename S>
 const MatX<S>& floating_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, joint_coordinates(model, q));
-  MatX<S>& M = ws.base.gim;
+  MatX<S>& M = ws.inertia.I_floating;
   gim_on_tree(model, ws, M, 6);
   if (model.has_rotors()) M.diagonal().tail(model.dof()) += model.rotor_inertia();
   BodyInertia<S> composite = model.base_inertia();
-  for_each_root_joint(model,
-                      [&](int c) { composite += ws.M_tilde[c].transferred(ws.E[c], ws.ell[c]); });
+  for_each_root_joint(
+      model, [&](int c) { composite += ws.inertia.M_tilde[c].transferred(ws.E[c], ws.ell[c]); });
   write_base_block(composite, M.template topLeftCorner<6, 6>());
   return M;
 }
@@ -249,28 +252,29 @@ const MatX<S>& floating_inertia(const Model<S>& model, Workspace<S>& ws, ConstVe
 // positive definite.
 template <typename S>
 bool factor_floating_inertia(const Model<S>& model, Workspace<S>& ws) {
-  size_square(ws.base.factor, model.nv());
-  return tree_ltdl(ws.base.gim, ws.base.factor, ws.base.column, model.rate_parents().data(),
-                   model.rate_subtree_ends().data());
+  size_square(ws.inertia.L_floating, model.nv());
+  return tree_ltdl(ws.inertia.I_floating, ws.inertia.L_floating, ws.inertia.column_floating,
+                   model.rate_parents().data(), model.rate_subtree_ends().data());
 }
 
-// Its inverse through that factor. Returns ws.base.inverse.
+// Its inverse through that factor. Returns ws.inertia.inverse_floating.
 template <typename S>
 const MatX<S>& floating_inverse_inertia(const Model<S>& model, Workspace<S>& ws,
                                         ConstVectorRef<S> q) {
   floating_inertia(model, ws, q);
-  size_square(ws.base.inverse, model.nv());
+  size_square(ws.inertia.inverse_floating, model.nv());
   if (!factor_floating_inertia(model, ws)) {
-    ws.base.inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
-    return ws.base.inverse;
+    ws.inertia.inverse_floating.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.inertia.inverse_floating;
   }
-  tree_ltdl_inverse(ws.base.factor, model.rate_parents().data(), ws.base.column, ws.base.inverse);
-  return ws.base.inverse;
+  tree_ltdl_inverse(ws.inertia.L_floating, model.rate_parents().data(), ws.inertia.column_floating,
+                    ws.inertia.inverse_floating);
+  return ws.inertia.inverse_floating;
 }
 }  // namespace unchecked
 
-// The generalized inertia matrix I(q), Eq. (24), n x n (ws.gim), or (6 + n) x (6 + n) with a
-// floating base (ws.base.gim), rates ordered [v; w; qd].
+// The generalized inertia matrix I(q), Eq. (24), n x n (ws.inertia.I), or (6 + n) x (6 + n) with a
+// floating base (ws.inertia.I_floating), rates ordered [v; w; qd].
 template <typename S>
 const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   require_call(model, ws, "generalized_inertia", q);
@@ -284,35 +288,35 @@ const MatX<S>& generalized_inertia(const Model<S>& model, Workspace<S>& ws, Cons
     gim_in_base_frame(model, ws);
   }
   // The rotor inertias G^2 Jm of the drives (docs/robot-file.md) on the diagonal.
-  if (model.has_rotors()) ws.gim.diagonal() += model.rotor_inertia();
-  return ws.gim;
+  if (model.has_rotors()) ws.inertia.I.diagonal() += model.rotor_inertia();
+  return ws.inertia.I;
 }
 
-// I = L L^T (Cholesky), L into the lower triangle of ws.gim_factor; false unless I is positive
+// I = L L^T (Cholesky), L into the lower triangle of ws.inertia.L; false unless I is positive
 // definite (cholesky.hpp).
 template <typename S>
 bool factor_generalized_inertia(Workspace<S>& ws) {
-  ws.gim_factor = ws.gim;  // sized like I at the first call
-  ws.gim_cholesky.size_for(ws.gim.rows());
-  return ws.gim_factored = cholesky_in_place(ws.gim_factor, ws.gim_cholesky);
+  ws.inertia.L = ws.inertia.I;  // sized like I at the first call
+  ws.inertia.cholesky.size_for(ws.inertia.I.rows());
+  return ws.inertia.factored = cholesky_in_place(ws.inertia.L, ws.inertia.cholesky);
 }
 
 // x <- I^-1 x with the factor of factor_generalized_inertia: L y = x, then L^T x = y.
 template <typename S, typename Vector>
-void solve_with_gim_factor(const Workspace<S>& ws, Vector&& x) {
-  ws.gim_factor.template triangularView<Eigen::Lower>().solveInPlace(x);
-  ws.gim_factor.transpose().template triangularView<Eigen::Upper>().solveInPlace(x);
+void solve_with_inertia_factor(const Workspace<S>& ws, Vector&& x) {
+  ws.inertia.L.template triangularView<Eigen::Lower>().solveInPlace(x);
+  ws.inertia.L.transpose().template triangularView<Eigen::Upper>().solveInPlace(x);
 }
 
 // On a tree, I = L^T D L with the parent array (Featherstone 2008, Table 6.3, by dot products:
 // tree_ltdl in kernels/tree_cholesky.hpp), which keeps L as sparse as I: O(n d^2), not O(n^3).
-// D on the diagonal of ws.gim_factor, the unit L below it on the paths (zeros elsewhere); false
-// (and ws.gim_factored false) unless I is positive definite.
+// D on the diagonal of ws.inertia.L, the unit L below it on the paths (zeros elsewhere); false
+// (and ws.inertia.factored false) unless I is positive definite.
 template <typename S>
 bool factor_tree_inertia(const Model<S>& model, Workspace<S>& ws) {
-  size_square(ws.gim_factor, model.dof());
-  return ws.gim_factored = tree_ltdl(ws.gim, ws.gim_factor, ws.gim_column, model.parents().data(),
-                                     model.subtree_ends().data());
+  size_square(ws.inertia.L, model.dof());
+  return ws.inertia.factored = tree_ltdl(ws.inertia.I, ws.inertia.L, ws.inertia.column,
+                                         model.parents().data(), model.subtree_ends().data());
 }
 
 // I factored as the cholesky route factors it: I = L L^T on a chain (factor_generalized_inertia),
@@ -323,32 +327,32 @@ bool factor_inertia_for(const Model<S>& model, Workspace<S>& ws) {
   return factor_tree_inertia(model, ws);
 }
 
-// qdd = I^-1 phi on a tree, from ws.gim and ws.phi through I = L^T D L (Table 6.4: O(n d) once
-// factored).
+// qdd = I^-1 phi on a tree, from ws.inertia.I and ws.inertia.phi through I = L^T D L (Table 6.4:
+// O(n d) once factored).
 template <typename S>
 const VecX<S>& accelerations_on_tree(const Model<S>& model, Workspace<S>& ws) {
   if (!factor_tree_inertia(model, ws)) {
-    ws.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
-    return ws.qdd;
+    ws.inertia.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.inertia.qdd;
   }
-  ws.qdd = ws.phi;
-  tree_ltdl_solve(ws.gim_factor, model.parents().data(), ws.qdd);
-  return ws.qdd;
+  ws.inertia.qdd = ws.inertia.phi;
+  tree_ltdl_solve(ws.inertia.L, model.parents().data(), ws.inertia.qdd);
+  return ws.inertia.qdd;
 }
 
-// qdd = I^-1 phi, Eq. (33), from ws.gim and ws.phi: I = L L^T on a chain, the sparse
-// I = L^T D L on a tree (accelerations_on_tree). Returns ws.qdd; NaN if I is not positive definite
-// (ws.gim_factored is then false).
+// qdd = I^-1 phi, Eq. (33), from ws.inertia.I and ws.inertia.phi: I = L L^T on a chain, the sparse
+// I = L^T D L on a tree (accelerations_on_tree). Returns ws.inertia.qdd; NaN if I is not positive
+// definite (ws.inertia.factored is then false).
 template <typename S>
 const VecX<S>& accelerations_from_inertia(const Model<S>& model, Workspace<S>& ws) {
   if (!model.is_chain()) return accelerations_on_tree(model, ws);
   if (!factor_generalized_inertia(ws)) {
-    ws.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
-    return ws.qdd;
+    ws.inertia.qdd.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.inertia.qdd;
   }
-  ws.qdd = ws.phi;
-  solve_with_gim_factor(ws, ws.qdd);
-  return ws.qdd;
+  ws.inertia.qdd = ws.inertia.phi;
+  solve_with_inertia_factor(ws, ws.inertia.qdd);
+  return ws.inertia.qdd;
 }
 
 // I^-1 = L^-T L^-1 through the Cholesky factor I = L L^T (I is symmetric positive definite):
@@ -356,8 +360,8 @@ const VecX<S>& accelerations_from_inertia(const Model<S>& model, Workspace<S>& w
 // triangle of X^T X, each column one triangular matrix-vector product, mirrored. Triangular
 // solves with I as the right-hand side would take their blocks from the heap on long chains.
 // Column j of X^T X needs only the columns of X from j on, so it replaces column j of X in
-// place. NaN if I is not positive definite (ws.gim_factored is then false); L stays in
-// ws.gim_factor either way. On a tree, I = L^T D L with the parent array and
+// place. NaN if I is not positive definite (ws.inertia.factored is then false); L stays in
+// ws.inertia.L either way. On a tree, I = L^T D L with the parent array and
 // I^-1 = L^-1 D^-1 L^-T (tree_ltdl_inverse): O(n^2 d) where the chain's form is O(n^3).
 // With a floating base, the (6 + n) inverse through the L^T D L factor of the rates' tree.
 template <typename S>
@@ -368,32 +372,32 @@ const MatX<S>& inverse_generalized_inertia(const Model<S>& model, Workspace<S>& 
     return unchecked::floating_inverse_inertia(model, ws, q);
   }
   generalized_inertia(model, ws, q);
-  size_square(ws.gim_inverse, model.dof());
+  size_square(ws.inertia.inverse, model.dof());
   if (!factor_inertia_for(model, ws)) {
-    ws.gim_inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
-    return ws.gim_inverse;
+    ws.inertia.inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
+    return ws.inertia.inverse;
   }
   if (!model.is_chain()) {
-    tree_ltdl_inverse(ws.gim_factor, model.parents().data(), ws.gim_column, ws.gim_inverse);
-    return ws.gim_inverse;
+    tree_ltdl_inverse(ws.inertia.L, model.parents().data(), ws.inertia.column, ws.inertia.inverse);
+    return ws.inertia.inverse;
   }
-  const Eigen::Index n = ws.gim.rows();
-  MatX<S>& X = ws.gim_inverse;
+  const Eigen::Index n = ws.inertia.I.rows();
+  MatX<S>& X = ws.inertia.inverse;
   X.setIdentity();
   for (Eigen::Index k = 0; k < n; ++k) {
-    ws.gim_factor.bottomRightCorner(n - k, n - k)
+    ws.inertia.L.bottomRightCorner(n - k, n - k)
         .template triangularView<Eigen::Lower>()
         .solveInPlace(X.col(k).tail(n - k));
   }
   for (Eigen::Index j = 0; j < n; ++j) {
-    auto column = ws.gim_column.head(n - j);
+    auto column = ws.inertia.column.head(n - j);
     column.noalias() =
         X.bottomRightCorner(n - j, n - j).template triangularView<Eigen::Lower>().transpose() *
         X.col(j).tail(n - j);
     X.col(j).tail(n - j) = column;
   }
   X.template triangularView<Eigen::StrictlyUpper>() = X.transpose();
-  return ws.gim_inverse;
+  return ws.inertia.inverse;
 }
 
 }  // namespace denoc

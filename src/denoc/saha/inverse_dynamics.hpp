@@ -22,7 +22,7 @@
 namespace denoc {
 
 // t_0 = [w; v] and xi_0 = [dw; dv] at the base origin: a fixed base does not move but
-// accelerates at -g, Eq. (32); a floating one moves as ws.base holds (base_motion.hpp),
+// accelerates at -g, Eq. (32); a floating one moves as ws.id.t_0 and xi_0 hold (base_motion.hpp),
 // -g in its own frame added to the acceleration of its origin.
 template <typename S>
 void base_motion(const Model<S>& model, const Workspace<S>& ws, Vec3<S>& w, Vec3<S>& v, Vec3<S>& dw,
@@ -31,8 +31,8 @@ void base_motion(const Model<S>& model, const Workspace<S>& ws, Vec3<S>& w, Vec3
     w.setZero(), v.setZero(), dw.setZero(), dv = -model.gravity();
     return;
   }
-  w = angular(ws.base.t), v = linear(ws.base.t);
-  dw = angular(ws.base.xi), dv = linear(ws.base.xi);
+  w = angular(ws.id.t_0), v = linear(ws.id.t_0);
+  dw = angular(ws.id.xi_0), dv = linear(ws.id.xi_0);
 }
 
 template <typename S, typename Topology>
@@ -46,8 +46,8 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
       if (parent >= 0) {
-        w = angular(ws.t[parent]), v = linear(ws.t[parent]);
-        dw = angular(ws.xi[parent]), dv = linear(ws.xi[parent]);
+        w = angular(ws.id.t[parent]), v = linear(ws.id.t[parent]);
+        dw = angular(ws.id.xi[parent]), dv = linear(ws.id.xi[parent]);
       } else {
         base_motion(model, ws, w, v, dw, dv);
       }
@@ -72,10 +72,10 @@ void forward_recursion(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S
     dv += p_v * qdd[i] + cross(w, p_v) * qd[i];
     // Stored half by half: clang with AVX2 compiles a comma initializer (t << w, v) into an
     // out-of-line copy loop over run-time-sized blocks, a call per half and per joint.
-    angular(ws.t[i]) = w;
-    linear(ws.t[i]) = v;
-    angular(ws.xi[i]) = dw;
-    linear(ws.xi[i]) = dv;
+    angular(ws.id.t[i]) = w;
+    linear(ws.id.t[i]) = v;
+    angular(ws.id.xi[i]) = dw;
+    linear(ws.id.xi[i]) = dv;
   }
 }
 
@@ -109,35 +109,35 @@ void backward_recursion(const Model<S>& model, Workspace<S>& ws, Topology topolo
   // B_{c,i}^T gamma_c is gathered in gamma_i before link i's own wrench is added.
   Vec3<S> n = Vec3<S>::Zero(), f = Vec3<S>::Zero();
   if constexpr (!Topology::chain)
-    for (Vec6<S>& gamma : ws.gamma)
+    for (Vec6<S>& gamma : ws.id.gamma)
       gamma.setZero();
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     if constexpr (Topology::chain) {
       if (i + 1 < model.dof()) transfer_wrench(ws.E[i + 1], ws.ell[i + 1], n, f);  // B^T gamma
     } else {
-      n = angular(ws.gamma[i]), f = linear(ws.gamma[i]);  // sum of B_{c,i}^T gamma_c
+      n = angular(ws.id.gamma[i]), f = linear(ws.id.gamma[i]);  // sum of B_{c,i}^T gamma_c
     }
-    add_link_wrench(joint.M, ws.t[i], ws.xi[i], n, f);  // M_i xi_i + Mdot_i t_i, (8)
-    angular(ws.gamma[i]) = n;                           // half by half, as in forward_recursion
-    linear(ws.gamma[i]) = f;
-    ws.tau[i] = joint_force(joint.p, n, f);  // Eq. (30)
+    add_link_wrench(joint.M, ws.id.t[i], ws.id.xi[i], n, f);  // M_i xi_i + Mdot_i t_i, (8)
+    angular(ws.id.gamma[i]) = n;  // half by half, as in forward_recursion
+    linear(ws.id.gamma[i]) = f;
+    ws.id.tau[i] = joint_force(joint.p, n, f);  // Eq. (30)
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
       if (parent < 0) continue;
       transfer_wrench(ws.E[i], ws.ell[i], n, f);  // B_{i,lambda(i)}^T gamma_i
-      angular(ws.gamma[parent]) += n;
-      linear(ws.gamma[parent]) += f;
+      angular(ws.id.gamma[parent]) += n;
+      linear(ws.id.gamma[parent]) += f;
     }
   }
 }
 
 // The joint forces tau of Eq. (20), I(q) qdd + C(q, qd) qd, with gravity (through rho): the
-// forces that produce the motion (q, qd, qdd). O(n). Returns ws.tau.
+// forces that produce the motion (q, qd, qdd). O(n). Returns ws.id.tau.
 // With drives (docs/robot-file.md), I includes the rotor inertia G^2 Jm on its diagonal, so tau_i
 // gains G^2 Jm qdd_i; friction is not included (friction_forces adds it).
 // `unchecked` holds the recursions on the joints' share of the vectors, with the base's motion
-// already in ws.base when it floats; the checked function below is the one to call.
+// already in ws.id.t_0 and xi_0 when it floats; the checked function below is the one to call.
 namespace unchecked {
 template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
@@ -147,8 +147,8 @@ const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
     forward_recursion(model, ws, qd, qdd, topology);
     backward_recursion(model, ws, topology);
   });
-  if (model.has_rotors()) ws.tau.array() += model.rotor_inertia().array() * qdd.array();
-  return ws.tau;
+  if (model.has_rotors()) ws.id.tau.array() += model.rotor_inertia().array() * qdd.array();
+  return ws.id.tau;
 }
 }  // namespace unchecked
 
@@ -156,15 +156,15 @@ const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
 // [n; f] on the base about its origin, in the base frame, after the backward recursion.
 template <typename S>
 Vec6<S> base_wrench(const Model<S>& model, const Workspace<S>& ws) {
-  Vec6<S> gamma = base_body_wrench(model.base_inertia(), ws.base.t, ws.base.xi);
+  Vec6<S> gamma = base_body_wrench(model.base_inertia(), ws.id.t_0, ws.id.xi_0);
   for_each_root_joint(model,
-                      [&](int c) { gamma += transfer_wrench(ws.E[c], ws.ell[c], ws.gamma[c]); });
+                      [&](int c) { gamma += transfer_wrench(ws.E[c], ws.ell[c], ws.id.gamma[c]); });
   return gamma;
 }
 
 namespace unchecked {
 // With a floating base: the base's motion from (q, v, a), the joints' recursions from it, then
-// the base's wrench. Returns ws.base.tau.
+// the base's wrench. Returns ws.id.tau_floating.
 template <typename S>
 const VecX<S>& floating_inverse_dynamics(const Model<S>& model, Workspace<S>& ws,
                                          ConstVectorRef<S> q, ConstVectorRef<S> v,
@@ -172,15 +172,15 @@ const VecX<S>& floating_inverse_dynamics(const Model<S>& model, Workspace<S>& ws
   set_base_motion(model, ws, q, v, a);
   unchecked::inverse_dynamics(model, ws, joint_coordinates(model, q), joint_rates(model, v),
                               joint_rates(model, a));
-  write_linear_first(base_wrench(model, ws), ws.base.tau.template head<6>());
-  ws.base.tau.tail(model.dof()) = ws.tau;
-  return ws.base.tau;
+  write_linear_first(base_wrench(model, ws), ws.id.tau_floating.template head<6>());
+  ws.id.tau_floating.tail(model.dof()) = ws.id.tau;
+  return ws.id.tau_floating;
 }
 }  // namespace unchecked
 
-// tau(q, qd, qdd), Eq. (30), the drives' rotors included: n joint forces (ws.tau), or with a
+// tau(q, qd, qdd), Eq. (30), the drives' rotors included: n joint forces (ws.id.tau), or with a
 // floating base the 6 + n forces [f_0; n_0; tau] for q (7 + n), qd and qdd (6 + n each), the
-// base's wrench in the base frame about its origin (ws.base.tau).
+// base's wrench in the base frame about its origin (ws.id.tau_floating).
 template <typename S>
 const VecX<S>& inverse_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                 ConstVectorRef<S> qd, ConstVectorRef<S> qdd) {
@@ -210,8 +210,8 @@ const VecX<S>& bias_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorR
                            ConstVectorRef<S> qd) {
   require_call(model, ws, "bias_forces", q, qd);
   if (model.floating())
-    return unchecked::floating_inverse_dynamics(model, ws, q, qd, ws.base.zeros);
-  return unchecked::inverse_dynamics(model, ws, q, qd, ws.zeros);
+    return unchecked::floating_inverse_dynamics(model, ws, q, qd, ws.id.zeros_floating);
+  return unchecked::inverse_dynamics(model, ws, q, qd, ws.id.zeros);
 }
 
 // g(q) = tau(q, 0, 0): the joint forces that hold the arm still against gravity (and the base's
@@ -220,8 +220,9 @@ template <typename S>
 const VecX<S>& gravity_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   require_call(model, ws, "gravity_forces", q);
   if (model.floating())
-    return unchecked::floating_inverse_dynamics(model, ws, q, ws.base.zeros, ws.base.zeros);
-  return unchecked::inverse_dynamics(model, ws, q, ws.zeros, ws.zeros);
+    return unchecked::floating_inverse_dynamics(model, ws, q, ws.id.zeros_floating,
+                                                ws.id.zeros_floating);
+  return unchecked::inverse_dynamics(model, ws, q, ws.id.zeros, ws.id.zeros);
 }
 
 }  // namespace denoc

@@ -40,7 +40,7 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws, Topology topology) {
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
       if (parent >= 0)
-        R = ws.R_base[parent], c = ws.udu_axes.col(parent).template segment<3>(9);
+        R = ws.R_base[parent], c = ws.inverse.axes.col(parent).template segment<3>(9);
       else
         R.setIdentity(), c.setZero();
     }
@@ -52,7 +52,7 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws, Topology topology) {
     const Vec3<S> axis = joint.p[2] * R.col(2);  // p_i = [s e_z; p_v] (Eqs. 13, 15)
     const Vec3<S> p_v = R * linear(joint.p);
     const Mat3<S> I = rotate_symmetric(R, joint.M.rotational);
-    auto g = ws.udu_axes.col(i);
+    auto g = ws.inverse.axes.col(i);
     g.template segment<3>(0) = axis;
     g.template segment<3>(3) = p_v;
     g.template segment<3>(6) = l;
@@ -96,12 +96,12 @@ inline void add_link_inertia(const Column& g, S mass, Mat6<S>& M) {
   M(3, 3) += mass, M(4, 4) += mass, M(5, 5) += mass;
 }
 
-// The pivot of joint i from M^_i (Eqs. 47-48), stored in column i of ws.udu_O as the sweeps read
-// it (see udu_factors_at_base_origin); returns 1 / m^_i, psi^_i in psi_hat.
+// The pivot of joint i from M^_i (Eqs. 47-48), stored in column i of ws.inverse.at_origin as the
+// sweeps read it (see udu_factors_at_base_origin); returns 1 / m^_i, psi^_i in psi_hat.
 template <typename S>
 S store_udu_pivot(const Model<S>& model, Workspace<S>& ws, int i, const Mat6<S>& M_hat,
                   Vec6<S>& psi_hat) {
-  const auto g = ws.udu_axes.col(i);
+  const auto g = ws.inverse.axes.col(i);
   const Vec6<S> p = g.template head<6>();
   psi_hat = M_hat * p;
   // 1 / m^_i, with the rotor inertia G^2 Jm of a drive in the pivot as in
@@ -111,7 +111,7 @@ S store_udu_pivot(const Model<S>& model, Workspace<S>& ws, int i, const Mat6<S>&
   const Vec3<S> axis = p.template head<3>(), f = psi_hat.template tail<3>();
   const Vec3<S> p_v = Vec3<S>(p.template tail<3>()) + cross(c, axis);
   const Vec3<S> n = Vec3<S>(psi_hat.template head<3>()) + cross(c, f);
-  S* out = ws.udu_O.col(i).data();
+  S* out = ws.inverse.at_origin.col(i).data();
   for (int k = 0; k < 3; ++k) {
     out[k] = -axis[k] * d;
     out[k + 3] = -p_v[k] * d;
@@ -134,29 +134,29 @@ S store_udu_pivot(const Model<S>& model, Workspace<S>& ws, int i, const Mat6<S>&
 // different joints simply add:
 //   p_i^O    = [p_w; p_v + c_i x p_w]   (a twist carried from C_i to O)
 //   psi^_i^O = [n + c_i x f; f]         (a wrench [n; f] carried from C_i to O)
-// Stored as the sweeps use them, column i of ws.udu_O: a_i = -p_i^O / m^_i (rows 0-5: the sign of
-// Eq. 34's subtraction folded in) and b_i = psi^_i^O (6-11) for the backward sweep, psi_i^O
-// (12-17) and p_i^O (18-23) for the forward one, 1 / m^_i (24), the diagonal of D^-1.
-// On a tree the bracket of M^_i sums over the children of i, each child adding its shifted term
-// into ws.children_mass of its parent (as articulated_body_masses does in the joint frames).
+// Stored as the sweeps use them, column i of ws.inverse.at_origin: a_i = -p_i^O / m^_i (rows 0-5:
+// the sign of Eq. 34's subtraction folded in) and b_i = psi^_i^O (6-11) for the backward sweep,
+// psi_i^O (12-17) and p_i^O (18-23) for the forward one, 1 / m^_i (24), the diagonal of D^-1. On a
+// tree the bracket of M^_i sums over the children of i, each child adding its shifted term into
+// ws.inverse.children_mass of its parent (as articulated_body_masses does in the joint frames).
 template <typename S, typename Topology>
 void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   Mat6<S> M_hat = Mat6<S>::Zero();      // M^_i, then M^_i - psi^_i psi_i^T for joint i - 1
   Vec6<S> psi_outer = Vec6<S>::Zero();  // psi^_{i+1}
   S d_outer = S(0);                     // 1 / m^_{i+1}
   if constexpr (!Topology::chain)
-    for (Mat6<S>& M : ws.children_mass)
+    for (Mat6<S>& M : ws.inverse.children_mass)
       M.setZero();
   for (int i = model.dof() - 1; i >= 0; --i) {
-    const auto g = ws.udu_axes.col(i);
+    const auto g = ws.inverse.axes.col(i);
     const S mass = model.joint(i).M.mass;
     if constexpr (!Topology::chain) {
-      M_hat = ws.children_mass[i];  // the children's terms of Eq. (50)
+      M_hat = ws.inverse.children_mass[i];  // the children's terms of Eq. (50)
       add_link_inertia(g, mass, M_hat);
     } else if (i + 1 < model.dof()) {
       // M^_{i+1} - psi^_{i+1} psi_{i+1}^T: the outer body as the joint i+1 lets it move.
       M_hat.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
-      shift_inertia_add(Vec3<S>(ws.udu_axes.col(i + 1).template segment<3>(6)), M_hat,
+      shift_inertia_add(Vec3<S>(ws.inverse.axes.col(i + 1).template segment<3>(6)), M_hat,
                         &g.coeffRef(12), mass);
     } else {  // M^_n = M_n = [I 0; 0 m 1] about C_n
       M_hat(0, 0) = g[12], M_hat(1, 1) = g[13], M_hat(2, 2) = g[14];
@@ -171,7 +171,7 @@ void udu_factors_at_base_origin(const Model<S>& model, Workspace<S>& ws, Topolog
       const S no_inertia[6] = {S(0), S(0), S(0), S(0), S(0), S(0)};
       M_hat.noalias() -= (d_outer * psi_outer) * psi_outer.transpose();
       shift_inertia_add(Vec3<S>(g.template segment<3>(6)), M_hat, no_inertia, S(0));
-      ws.children_mass[parent] += M_hat;
+      ws.inverse.children_mass[parent] += M_hat;
     }
   }
 }
@@ -242,7 +242,7 @@ inline void mu_unstep(const S* __restrict p, S* __restrict r0, S* __restrict r1,
   }
 }
 
-// The six component rows of the sweeps' wrenches and twists (ws.inverse_inertia_rows).
+// The six component rows of the sweeps' wrenches and twists (ws.inverse.rows).
 template <typename S>
 struct SweepRows {
   S *r0, *r1, *r2, *r3, *r4, *r5;
@@ -254,9 +254,9 @@ struct SweepRows {
 template <typename S, typename Topology>
 void udu_backward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w, Topology) {
   const int n = model.dof();
-  MatX<S>& X = ws.inverse_inertia;
+  MatX<S>& X = ws.inverse.matrix;
   for (int i = n - 1; i >= 0; --i) {
-    const S* g = ws.udu_O.col(i).data();
+    const S* g = ws.inverse.at_origin.col(i).data();
     S* out = X.col(i).data();
     int end = n;
     if constexpr (!Topology::chain) {
@@ -279,13 +279,13 @@ void udu_backward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w,
 template <typename S, typename Topology>
 void udu_forward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w, Topology topology) {
   const int n = model.dof();
-  MatX<S>& X = ws.inverse_inertia;
+  MatX<S>& X = ws.inverse.matrix;
   for (int i = 0; i < n; ++i) {
     if constexpr (!Topology::chain)
       for (int j = i - 1; j != topology.parent(i); j = topology.parent(j))
-        mu_unstep(ws.udu_O.col(j).data() + 18, w.r0, w.r1, w.r2, w.r3, w.r4, w.r5, i, n,
+        mu_unstep(ws.inverse.at_origin.col(j).data() + 18, w.r0, w.r1, w.r2, w.r3, w.r4, w.r5, i, n,
                   X.col(j).data());
-    const S* g = ws.udu_O.col(i).data();
+    const S* g = ws.inverse.at_origin.col(i).data();
     S* column = X.col(i).data();
     mu_step(g + 12, g + 18, w.r0, w.r1, w.r2, w.r3, w.r4, w.r5, i, n, column);
     for (int k = i + 1; k < n; ++k)
@@ -295,44 +295,45 @@ void udu_forward_sweep(const Model<S>& model, Workspace<S>& ws, SweepRows<S> w, 
 
 // The inverse of the (6 + n) inertia matrix by the U D U^T factors (the udu route): column k is
 // the accelerations that a unit force on rate k produces with no motion and no gravity, one O(n)
-// solve each after one elimination of the masses, O(n^2) in all. Returns ws.base.inverse.
+// solve each after one elimination of the masses, O(n^2) in all. Returns
+// ws.inverse.matrix_floating.
 namespace unchecked {
 template <typename S>
 const MatX<S>& floating_inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws,
                                             ConstVectorRef<S> q) {
   const int n = model.dof();
-  size_square(ws.base.inverse, n + 6);
+  size_square(ws.inverse.matrix_floating, n + 6);
   set_base_at_rest(ws);
   update_joint_frames(model, ws, joint_coordinates(model, q));
   with_topology(model, [&](auto topology) {
-    forward_recursion(model, ws, ws.zeros, ws.zeros, topology);  // t_i = xi_i = 0
+    forward_recursion(model, ws, ws.id.zeros, ws.id.zeros, topology);  // t_i = xi_i = 0
     articulated_body_masses(model, ws, topology);
     if (!factor_base_pivot(model, ws)) {
-      ws.base.inverse.setConstant(std::numeric_limits<S>::quiet_NaN());
+      ws.inverse.matrix_floating.setConstant(std::numeric_limits<S>::quiet_NaN());
       return;
     }
-    auto unit = ws.base.column.tail(n);
+    auto unit = ws.inverse.column_floating.tail(n);
     for (int k = 0; k < n + 6; ++k) {
-      ws.base.applied.setZero();
+      ws.articulated.applied_0.setZero();
       unit.setZero();
       if (k < 3)
-        ws.base.applied[3 + k] = 1;  // a force on the base: the linear half
+        ws.articulated.applied_0[3 + k] = 1;  // a force on the base: the linear half
       else if (k < 6)
-        ws.base.applied[k - 3] = 1;  // a moment: the angular half
+        ws.articulated.applied_0[k - 3] = 1;  // a moment: the angular half
       else
         unit[k - 6] = 1;
       floating_solve(model, ws, unit, topology);
       gather_floating_accelerations(model, ws);
-      ws.base.inverse.col(k) = ws.base.qdd;
+      ws.inverse.matrix_floating.col(k) = ws.articulated.qdd_floating;
     }
   });
-  ws.base.applied.setZero();
-  return ws.base.inverse;
+  ws.articulated.applied_0.setZero();
+  return ws.inverse.matrix_floating;
 }
 }  // namespace unchecked
 
 // I^-1 = U^-T D^-1 U^-1 (Eqs. 34-37 with phi = e_k for every k), O(n^2). Returns
-// ws.inverse_inertia.
+// ws.inverse.matrix.
 //
 // Backward, joint i from the tip: the eta wrench of column k is zero at the joints outside k's
 // support (i >= k), so only the columns k > i take a step there: sum_i (n - 1 - i) steps. Column i
@@ -342,14 +343,14 @@ const MatX<S>& floating_inverse_inertia_udu(const Model<S>& model, Workspace<S>&
 // triangle is kept as column i of the lower one, so that every step writes and reads contiguous
 // memory: z_ik, then x_ik, in X(k, i); each row is mirrored once the forward sweep is done with it.
 // With a floating base, (6 + n) x (6 + n), by the forward dynamics' elimination with the base's
-// pivot (floating_inverse_inertia_udu) into ws.base.inverse.
+// pivot (floating_inverse_inertia_udu) into ws.inverse.matrix_floating.
 template <typename S>
 const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   require_call(model, ws, "inverse_inertia_udu", q);
   if (model.floating()) return unchecked::floating_inverse_inertia_udu(model, ws, q);
   update_joint_frames(model, ws, q);
-  size_square(ws.inverse_inertia, model.dof());
-  auto& W = ws.inverse_inertia_rows;
+  size_square(ws.inverse.matrix, model.dof());
+  auto& W = ws.inverse.rows;
   const SweepRows<S> rows{W.row(0).data(), W.row(1).data(), W.row(2).data(),
                           W.row(3).data(), W.row(4).data(), W.row(5).data()};
   with_topology(model, [&](auto topology) {
@@ -359,7 +360,7 @@ const MatX<S>& inverse_inertia_udu(const Model<S>& model, Workspace<S>& ws, Cons
     W.setZero();
     udu_forward_sweep(model, ws, rows, topology);
   });
-  return ws.inverse_inertia;
+  return ws.inverse.matrix;
 }
 
 }  // namespace denoc

@@ -18,7 +18,7 @@ namespace denoc {
 // tau_i - p_i^T B_{k,i}^T w_k, with w_k the same wrench about C_k in J_k (carried inwards joint by
 // joint, Eq. 14, as eta is in Eq. 35); the other branches of a tree do not feel it. tau changes by
 // -J^T w. Call after inverse_dynamics (or bias_forces, gravity_forces) at the same q; updates
-// ws.gamma, ws.tau.
+// ws.id.gamma, ws.id.tau.
 template <typename S>
 void apply_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame<S>& frame,
                         const Vec6<S>& w_base) {
@@ -36,10 +36,10 @@ void apply_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame
   Vec3<S> m = -(R.transpose() * n_base), f = -(R.transpose() * f_base);
   for (int i = k, child = -1; i >= 0; child = i, i = model.parent(i)) {
     if (child >= 0) transfer_wrench(ws.E[child], ws.ell[child], m, f);  // B_{child,i}^T
-    angular(ws.gamma[i]) += m;
-    linear(ws.gamma[i]) += f;
+    angular(ws.id.gamma[i]) += m;
+    linear(ws.id.gamma[i]) += f;
     const Vec6<S>& p = model.joint(i).p;
-    ws.tau[i] += p[2] * m.z() + linear(p).dot(f);  // Eq. (30)
+    ws.id.tau[i] += p[2] * m.z() + linear(p).dot(f);  // Eq. (30)
   }
 }
 
@@ -65,7 +65,7 @@ Vec6<S> tool_wrench_in_base(const Mat3<S>& R, const Vec6<S>& w_tool) {
 // first, at the same q): the joints' through apply_frame_wrench (their gamma_i and tau_i, so the
 // reactions carry them too); with a floating base, the base's from its wrench of Eq. (7) again,
 // and directly for a frame on the base. The forces then balance M a + h - sum J^T w. Returns
-// ws.tau (ws.base.tau with a floating base).
+// ws.id.tau (ws.id.tau_floating with a floating base).
 template <typename S>
 const VecX<S>& apply_frame_wrenches(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                     const FrameWrench<S>* wrenches, int count) {
@@ -73,7 +73,7 @@ const VecX<S>& apply_frame_wrenches(const Model<S>& model, Workspace<S>& ws, Con
   if (!model.floating()) {
     for (int k = 0; k < count; ++k)
       apply_frame_wrench(model, ws, wrenches[k].frame, wrenches[k].w);
-    return ws.tau;
+    return ws.id.tau;
   }
   const Mat3<S> world_to_base = base_pose<S>(q).R.transpose();
   Vec6<S> on_base =
@@ -90,9 +90,9 @@ const VecX<S>& apply_frame_wrenches(const Model<S>& model, Workspace<S>& ws, Con
     linear(on_base) += f;
   }
   const Vec6<S> base = base_wrench(model, ws) - on_base;  // [n; f], the joints' share carried again
-  write_linear_first(base, ws.base.tau.template head<6>());
-  ws.base.tau.tail(model.dof()) = ws.tau;
-  return ws.base.tau;
+  write_linear_first(base, ws.id.tau_floating.template head<6>());
+  ws.id.tau_floating.tail(model.dof()) = ws.id.tau;
+  return ws.id.tau_floating;
 }
 
 // The reaction wrench of every joint (docs/csv.md) from gamma_i (after inverse_dynamics, and
@@ -118,8 +118,8 @@ const Eigen::Matrix<S, 6, Eigen::Dynamic>& joint_reactions(const Model<S>& model
         X = Transform<S>::trans_z(-q[i]) * X;
       }
     }
-    const Vec3<S> f = linear(ws.gamma[i]);
-    const Vec3<S> n_joint = Vec3<S>(angular(ws.gamma[i])) + cross(joint.d, f);
+    const Vec3<S> f = linear(ws.id.gamma[i]);
+    const Vec3<S> n_joint = Vec3<S>(angular(ws.id.gamma[i])) + cross(joint.d, f);
     const Vec3<S> n_k = n_joint - cross(X.p, f);
     ws.reactions.col(i).template head<3>() = X.R.transpose() * f;
     ws.reactions.col(i).template tail<3>() = X.R.transpose() * n_k;

@@ -12,6 +12,7 @@
 #include "denoc/io/csv.hpp"
 #include "denoc/io/errors.hpp"
 #include "denoc/io/number.hpp"
+#include "denoc/kernels/tree_cholesky.hpp"
 
 namespace denoc {
 
@@ -69,13 +70,8 @@ void ChainDynamics::evaluate(const State& x, double t) {
   }
   const bool external = !wrenches_.empty() || contact_;
   if (external) add_external_forces(t, q_all, v_all);
-  if (any_locked_ && model_.floating()) {
-    solve_floating_with_locks(q_all, v_all);
-    return;
-  }
   if (any_locked_) {
-    solve_with_locks(q, qd);
-    qdd_ = ws_.qdd;
+    solve_with_locks(q_all, v_all, external);
     return;
   }
   const bool floating_external = external && model_.floating();
@@ -121,19 +117,31 @@ void ChainDynamics::project(State& x) const {
 // Locked joints (stick-slip) keep qdd_i = 0: I qdd = phi - f with f_i = 0 on the free joints,
 // i.e. the free rows of I solved for the free accelerations (rows and columns of the locked
 // joints replaced by the identity), then f = phi - I qdd: the force that holds each locked joint.
-void ChainDynamics::solve_with_locks(const Eigen::Map<const VecX<double>>& q,
-                                     const Eigen::Map<const VecX<double>>& qd) {
-  full_inertia_ = generalized_inertia(model_, ws_, q);
-  ws_.phi = tau_net_ - bias_forces(model_, ws_, q, qd);
-  ws_.qdd = ws_.phi;
-  lock_rates(ws_.gim, ws_.qdd, 0);
-  if (!factor_generalized_inertia(ws_)) {
-    ws_.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
+// With a floating base (docs/floating-base.md) I is (6 + n) x (6 + n), the base's rates are never
+// locked, and the forces of every rate are the joints' net forces and J^T w of a wrench. The
+// locked I is factored as L^T D L with the parent array of the rates (kernels/tree_cholesky.hpp):
+// locking only removes entries, so the pattern holds.
+void ChainDynamics::solve_with_locks(const Eigen::Map<const VecX<double>>& q_all,
+                                     const Eigen::Map<const VecX<double>>& v_all, bool external) {
+  const int n = model_.dof();
+  locked_phi_ = -bias_forces(model_, ws_, q_all, v_all);  // sized at the first call
+  if (model_.floating() && external) {
+    locked_phi_ += rate_forces_;
+  } else {
+    locked_phi_.tail(n) += tau_net_;
+  }
+  full_inertia_ = generalized_inertia(model_, ws_, q_all);
+  locked_inertia_ = full_inertia_;
+  qdd_ = locked_phi_;
+  lock_rates(locked_inertia_, qdd_, model_.nv() - n);
+  const int* parents = model_.floating() ? model_.rate_parents().data() : model_.parents().data();
+  if (!tree_ltdl_in_place(locked_inertia_, parents)) {
+    qdd_.setConstant(std::numeric_limits<double>::quiet_NaN());
     return;
   }
-  solve_with_gim_factor(ws_, ws_.qdd);
-  holding_ = ws_.phi;
-  holding_.noalias() -= full_inertia_ * ws_.qdd;
+  tree_ltdl_solve(locked_inertia_, parents, qdd_);
+  holding_ = locked_phi_.tail(n);
+  holding_.noalias() -= full_inertia_.bottomRows(n) * qdd_;
 }
 
 // The rows and columns of the locked joints' rates (after `offset` rates of the base) replaced by
@@ -146,31 +154,6 @@ void ChainDynamics::lock_rates(MatX<double>& I, VecX<double>& rhs, int offset) c
     I(offset + i, offset + i) = 1;
     rhs[offset + i] = 0;
   }
-}
-
-// The same with a floating base (docs/floating-base.md): the (6 + n) inertia matrix, the base's
-// rates never locked, and its sparse L^T D L factor (locking only removes entries, so the
-// pattern of the rates' parent array holds). The forces of every rate are the joints' net forces,
-// and J^T w of a wrench.
-void ChainDynamics::solve_floating_with_locks(const Eigen::Map<const VecX<double>>& q_all,
-                                              const Eigen::Map<const VecX<double>>& v_all) {
-  const int n = model_.dof();
-  locked_phi_ = -bias_forces(model_, ws_, q_all, v_all);  // sized at the first call
-  if (!wrenches_.empty() || contact_) {
-    locked_phi_ += rate_forces_;
-  } else {
-    locked_phi_.tail(n) += tau_net_;
-  }
-  full_inertia_ = generalized_inertia(model_, ws_, q_all);
-  qdd_ = locked_phi_;
-  lock_rates(ws_.base.gim, qdd_, 6);
-  if (!unchecked::factor_floating_inertia(model_, ws_)) {
-    qdd_.setConstant(std::numeric_limits<double>::quiet_NaN());
-    return;
-  }
-  tree_ltdl_solve(ws_.base.factor, model_.rate_parents().data(), qdd_);
-  holding_ = locked_phi_.tail(n);
-  holding_.noalias() -= full_inertia_.bottomRows(n) * qdd_;
 }
 
 // Where joint i's rate is in the state x = [q; v] (the base's seven and six first when floating).

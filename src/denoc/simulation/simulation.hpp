@@ -177,10 +177,8 @@ class ChainDynamics {
   void add_external_forces(double t, const Eigen::Map<const VecX<double>>& q_all,
                            const Eigen::Map<const VecX<double>>& v_all);
   bool stick_slip() const { return friction_settings_.coulomb == CoulombModel::stick_slip; }
-  void solve_with_locks(const Eigen::Map<const VecX<double>>& q,
-                        const Eigen::Map<const VecX<double>>& qd);
-  void solve_floating_with_locks(const Eigen::Map<const VecX<double>>& q_all,
-                                 const Eigen::Map<const VecX<double>>& v_all);
+  void solve_with_locks(const Eigen::Map<const VecX<double>>& q_all,
+                        const Eigen::Map<const VecX<double>>& v_all, bool external);
   void lock_rates(MatX<double>& I, VecX<double>& rhs, int offset) const;
   std::size_t rate_index(int i) const;
 
@@ -188,7 +186,7 @@ class ChainDynamics {
   const Model<double>& model_;  // dynamics_.model()
   Route route_;
   JointForces& forces_;
-  Workspace<double>& ws_;  // dynamics_.denoc(): the joint frames, the tool and the locked solve
+  Workspace<double>& ws_;  // dynamics_.denoc(): the joint frames, the tool and the locked solve's I
   VecX<double> tau_;
   VecX<double> qdd_;  // the chosen route's result, copied out of its workspace storage
   long evaluations_ = 0;
@@ -205,7 +203,8 @@ class ChainDynamics {
   VecX<double> rate_forces_;  // with a floating base and wrenches: the forces of all 6 + n rates
   VecX<double> locked_phi_;   // with a floating base and locked joints: forces less the bias
   Vec6<double> wrench_value_ = Vec6<double>::Zero();
-  MatX<double> full_inertia_;  // I with no joint locked; sized by the first locked solve
+  MatX<double> full_inertia_;    // I with no joint locked; sized by the first locked solve
+  MatX<double> locked_inertia_;  // I with the locks, then its L^T D L factor in place
   std::vector<char> locked_;
   std::vector<int> direction_;
   bool any_locked_ = false;
