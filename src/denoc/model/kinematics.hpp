@@ -11,25 +11,35 @@
 
 namespace denoc {
 
-// Orientation and origin of every J_i in the base frame: R_i = R_{i-1} E_i,
-// c_i = c_{i-1} + R_i ell_i (C_0 at the base origin), o_i = c_i - R_i d_i, with lambda(i) for
-// i - 1 on a tree. Then the tool frame, R_n tool.R and o_n + R_n tool.p, into ws.tool_pose.
+// The outward pass to the base frame, from the base outwards: the orientation R_i of every J_i
+// and the mass centre c_i of every link,
+//   R_i = R_{i-1} E_i,   c_i = c_{i-1} + R_i ell_i   (C_0 at the base origin),
+// with lambda(i) for i - 1 on a tree. The joint poses, the base-frame form of the inertia matrix
+// and C start from it (the inverse inertia matrix's first pass keeps its own). Needs the joint
+// frames of the current q.
+template <typename S>
+void link_frames_in_base(const Model<S>& model, KinematicsWorkspace<S>& ws) {
+  for (int i = 0; i < model.dof(); ++i) {
+    const int parent = model.parent(i);
+    if (parent < 0) {
+      ws.R_base[i] = ws.E[i];
+      ws.c_base[i] = ws.E[i] * ws.ell[i];
+      continue;
+    }
+    ws.R_base[i] = ws.R_base[parent] * ws.E[i];
+    ws.c_base[i] = ws.c_base[parent] + ws.R_base[i] * ws.ell[i];
+  }
+}
+
+// Orientation and origin of every J_i in the base frame: R_i and c_i (link_frames_in_base), and
+// o_i = c_i - R_i d_i. Then the tool frame, R_n tool.R and o_n + R_n tool.p, into ws.tool_pose.
 // Needs the joint frames of the current q.
 template <typename S>
 void joint_poses(const Model<S>& model, KinematicsWorkspace<S>& ws) {
   require_workspace(model, ws, "joint_poses");
-  for (int i = 0; i < model.dof(); ++i) {
-    const int parent = model.parent(i);
-    Mat3<S> R = ws.E[i];
-    Vec3<S> c = Vec3<S>::Zero();
-    if (parent >= 0) {
-      R = ws.R_base[parent] * ws.E[i];
-      c = ws.o_base[parent] + ws.R_base[parent] * model.joint(parent).d;
-    }
-    c += R * ws.ell[i];
-    ws.R_base[i] = R;
-    ws.o_base[i] = c - R * model.joint(i).d;
-  }
+  link_frames_in_base(model, ws);
+  for (int i = 0; i < model.dof(); ++i)
+    ws.o_base[i] = ws.c_base[i] - ws.R_base[i] * model.joint(i).d;
   const int n = model.dof();
   if (n == 0) return;  // a floating body alone: no tool frame to place
   ws.tool_pose.R = ws.R_base[n - 1] * model.tool().R;

@@ -20,6 +20,7 @@ struct KinematicsWorkspace {
         ell(static_cast<std::size_t>(n), Vec3<S>::Zero()),
         R_base(static_cast<std::size_t>(n), Mat3<S>::Identity()),
         o_base(static_cast<std::size_t>(n), Vec3<S>::Zero()),
+        c_base(static_cast<std::size_t>(n), Vec3<S>::Zero()),
         jacobian(Eigen::Matrix<S, 6, Eigen::Dynamic>::Zero(6, n)) {}
 
   // Joint frames for the current q, filled by update_joint_frames (joint_frames.hpp).
@@ -30,6 +31,7 @@ struct KinematicsWorkspace {
   // Tool pose and geometric Jacobian (kinematics.hpp).
   std::vector<Mat3<S>> R_base;  // orientation of J_i in the base frame
   std::vector<Vec3<S>> o_base;  // origin of J_i (on joint i's axis), base frame
+  std::vector<Vec3<S>> c_base;  // mass centre C_i, base frame
   Transform<S> tool_pose;       // the tool frame in the base frame
   // With a floating base (docs/floating-base.md): the base frame in the world frame.
   Transform<S> base_pose;

@@ -27,37 +27,25 @@
 #pragma once
 
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/model/kinematics.hpp"
 #include "denoc/model/topology.hpp"
 #include "denoc/saha/base_motion.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
 
-// On a tree: link j's orientation R_j, mass centre c_j and twist V_j = [w; v_O] at O, kept in
-// ws.convective.link_frames for its children (R by columns, then c, w, v_O).
+// On a tree: link j's twist V_j = [w; v_O] at O, kept in ws.convective.link_twists for its
+// children; the parent's (the base's, V_0, for parent -1) is whence joint j starts.
 template <typename S>
-void write_frame(Workspace<S>& ws, int j, const Mat3<S>& R, const Vec3<S>& c, const Vec3<S>& w,
-                 const Vec3<S>& v_O) {
-  auto frame = ws.convective.link_frames.col(j);
-  frame.template head<9>() = Eigen::Map<const Eigen::Matrix<S, 9, 1>>(R.data());
-  frame.template segment<3>(9) = c;
-  frame.template segment<3>(12) = w;
-  frame.template segment<3>(15) = v_O;
-}
-
-// The parent's frame and twist (the base's, V_0, for parent -1), whence joint j starts.
-template <typename S>
-void read_parent_frame(const Workspace<S>& ws, int parent, const Vec6<S>& V_0, Mat3<S>& R,
-                       Vec3<S>& c, Vec3<S>& w, Vec3<S>& v_O) {
+void read_parent_twist(const Workspace<S>& ws, int parent, const Vec6<S>& V_0, Vec3<S>& w,
+                       Vec3<S>& v_O) {
   if (parent < 0) {
-    R.setIdentity(), c.setZero(), w = angular(V_0), v_O = linear(V_0);
+    w = angular(V_0), v_O = linear(V_0);
     return;
   }
-  const auto frame = ws.convective.link_frames.col(parent);
-  R = Eigen::Map<const Mat3<S>>(frame.data());
-  c = frame.template segment<3>(9);
-  w = frame.template segment<3>(12);
-  v_O = frame.template segment<3>(15);
+  const auto twist = ws.convective.link_twists.col(parent);
+  w = twist.template head<3>();
+  v_O = twist.template tail<3>();
 }
 
 // A link's own share of Q~ from its mass properties M about its mass centre c, in base axes,
@@ -79,19 +67,18 @@ void write_link_terms(const BodyInertia<S>& M, const Vec3<S>& c, const Vec3<S>& 
 // The joint columns at O and the links' own terms, from the base outwards: S_j into
 // ws.convective.p_O, [dS_j/dt; a_j] (a_j = angular(S_j)) into ws.convective.axes, and link j's w_j
 // x I_j - m_j [c_j x][v_j x] (3 x 3, column-major) and momentum m_j v_j into ws.convective.links;
-// M_j at O into ws.convective.M_O. V_0 is the base's twist at O (zero on a fixed base). On a tree,
-// R, c and V of the parent are read back from ws.convective.link_frames, where each joint leaves
-// its own.
+// M_j at O into ws.convective.M_O. V_0 is the base's twist at O (zero on a fixed base). R_j and
+// c_j come from the base-frame pass (link_frames_in_base). On a tree, V of the parent is read
+// back from ws.convective.link_twists, where each joint leaves its own.
 template <typename S, typename Topology>
 void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> qd,
                            const Vec6<S>& V_0, Topology topology) {
-  Mat3<S> R = Mat3<S>::Identity();
-  Vec3<S> c = Vec3<S>::Zero();                  // C_0 is the base origin
+  link_frames_in_base(model, ws);
   Vec3<S> w = angular(V_0), v_O = linear(V_0);  // V_j = [w; v_O], the link's twist at O
   for (int j = 0; j < model.dof(); ++j) {
-    if constexpr (!Topology::chain) read_parent_frame(ws, topology.parent(j), V_0, R, c, w, v_O);
-    R = R * ws.E[j];
-    c += R * ws.ell[j];
+    if constexpr (!Topology::chain) read_parent_twist(ws, topology.parent(j), V_0, w, v_O);
+    const Mat3<S>& R = ws.R_base[j];
+    const Vec3<S>& c = ws.c_base[j];
     const Joint<S>& joint = model.joint(j);
     const Vec3<S> a = R * angular(joint.p);
     const Vec3<S> b = R * linear(joint.p) + cross(c, a);
@@ -106,7 +93,10 @@ void convective_link_terms(const Model<S>& model, Workspace<S>& ws, ConstVectorR
     const BodyInertia<S> M = joint.M.rotated(R);  // about C_j, in base axes
     ws.convective.M_O[j] = M.shifted(c);
     write_link_terms(M, c, w, v_O, ws.convective.links.col(j));
-    if constexpr (!Topology::chain) write_frame(ws, j, R, c, w, v_O);
+    if constexpr (!Topology::chain) {
+      ws.convective.link_twists.col(j).template head<3>() = w;
+      ws.convective.link_twists.col(j).template tail<3>() = v_O;
+    }
   }
 }
 
@@ -162,7 +152,7 @@ void convective_inertia_on_tree(const Model<S>& model, Workspace<S>& ws, ConstVe
                                 const Vec6<S>& V_0) {
   const int n = model.dof();
   const TreeTopology topology{model.parents().data()};
-  size_columns(ws.convective.link_frames, n);
+  size_columns(ws.convective.link_twists, n);
   convective_link_terms(model, ws, qd, V_0, topology);
   convective_composites(model, ws, topology);
   for (int j = 0; j < n; ++j) {

@@ -42,7 +42,7 @@ S potential_energy(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q)
   if (model.floating())
     energy -= model.base_body().mass * model.gravity().dot(base * model.base_body().com);
   for (int i = 0; i < model.dof(); ++i) {
-    const Vec3<S> c = ws.o_base[i] + ws.R_base[i] * model.joint(i).d;  // C_i
+    const Vec3<S>& c = ws.c_base[i];  // C_i
     energy -= model.joint(i).M.mass * model.gravity().dot(base * c);
   }
   return energy;

@@ -13,6 +13,7 @@
 #include "denoc/kernels/symmetric_projections.hpp"
 #include "denoc/kernels/tree_cholesky.hpp"
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/model/kinematics.hpp"
 #include "denoc/model/topology.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
 #include "denoc/saha/workspace.hpp"
@@ -147,11 +148,10 @@ template <typename S>
 void gim_in_base_frame(const Model<S>& model, Workspace<S>& ws) {
   const int n = model.dof();
   size_square(ws.inertia.I, n);
-  Mat3<S> R = Mat3<S>::Identity();
-  Vec3<S> c = Vec3<S>::Zero();  // C_0 is the base origin
+  link_frames_in_base(model, ws);
   for (int i = 0; i < n; ++i) {
-    R = R * ws.E[i];
-    c += R * ws.ell[i];
+    const Mat3<S>& R = ws.R_base[i];
+    const Vec3<S>& c = ws.c_base[i];
     const Vec6<S>& p = model.joint(i).p;
     const Vec3<S> axis = R * angular(p);
     ws.inertia.p_O.col(i).template head<3>() = axis;

@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "denoc/model/joint_frames.hpp"
+#include "denoc/model/kinematics.hpp"
 #include "denoc/model/topology.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/workspace.hpp"
@@ -31,7 +32,10 @@ namespace denoc {
 
 // Pass 1, from the base outwards: R_i (orientation of J_i) and c_i (C_i) in the base frame; p_i,
 // ell_i and the link's inertia tensor about C_i in base axes. On a tree R and c start from the
-// parent's, R_i kept in ws.R_base (the same orientation the kinematics store there).
+// parent's, R_i kept in ws.R_base (the same orientation the kinematics store there). Its own
+// pass rather than the shared one (link_frames_in_base, which it matches): from that one the
+// inverse of a 24-joint chain took 1.05x as long (3124 -> 3277 ns, fastest of 8 alternated runs),
+// the pass's dependent 3x3 products no longer overlapped with this loop's work.
 template <typename S, typename Topology>
 void udu_base_axes(const Model<S>& model, Workspace<S>& ws, Topology topology) {
   Mat3<S> R = Mat3<S>::Identity();

@@ -122,9 +122,9 @@ struct ConvectiveInertiaData {
   Eigen::Matrix<S, 12, Eigen::Dynamic> links;   // w x I - m [c x][v x], and m v
   Eigen::Matrix<S, 9, Eigen::Dynamic> rows;     // [M~_i S_i; Q~_i^T S_i], below diagonal
   Eigen::Matrix<S, 6, Eigen::Dynamic> columns;  // M~_j dS_j/dt + Q~_j S_j, above it
-  // Trees: per link R_j (by columns), C_j, and its twist [w; v_O] at the base origin, all in the
-  // base frame, where a chain carries them in registers. Sized at first use on a tree only.
-  Eigen::Matrix<S, 18, Eigen::Dynamic> link_frames;
+  // Trees: per link its twist [w; v_O] at the base origin, in the base frame, where a chain
+  // carries it in registers. Sized at first use on a tree only.
+  Eigen::Matrix<S, 6, Eigen::Dynamic> link_twists;
   MatX<S> C_floating;  // (6 + n)^2
 };
 
