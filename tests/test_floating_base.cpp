@@ -266,6 +266,36 @@ TEST(FloatingBase, ExternalWrenchIsTheJacobianTransposeAndDrivesTheForwardDynami
   EXPECT_LT(worst_cholesky, 1e-11);
 }
 
+// frame_wrench_forces, each wrench carried inwards, gives J^T w summed over the wrenches, J each
+// frame's Jacobian (world frame), on fixed and floating bases and for frames on the base too.
+TEST(FloatingBase, FrameWrenchForcesAreTheJacobianTranspose) {
+  TreeGenerator gen(81);
+  double worst = 0;
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    for (bool floating : {false, true}) {
+      const Model<double> model =
+          floating ? floating_model(gen, shape) : gen.model(gen.tree(shape));
+      denoc::Workspace<double> ws(model);
+      const VecX q = floating ? random_coordinates(gen, model) : gen.vector(model.nq(), 3);
+      std::vector<denoc::FrameWrench<double>> wrenches;
+      VecX expected = VecX::Zero(model.nv());
+      for (int link : {-1, model.dof() - 1, model.dof() / 2}) {
+        denoc::BodyFrame<double> frame;
+        frame.link = link;
+        frame.placement = Transform<double>{gen.rotation(), Vec3<double>(gen.vector(3, 0.3))};
+        const Vec6<double> w = gen.vector(6, 10);
+        expected += denoc::frame_jacobian(model, ws, frame, q).transpose() * w;
+        wrenches.push_back({frame, w});
+      }
+      VecX forces = VecX::Constant(model.nv(), 7);  // overwritten, not added to
+      denoc::frame_wrench_forces(model, ws, q, wrenches.data(), static_cast<int>(wrenches.size()),
+                                 forces);
+      worst = std::max(worst, relative_error(forces, expected));
+    }
+  }
+  EXPECT_LT(worst, 1e-13);
+}
+
 // The routes that do not carry the base refuse a floating one by name, and a fixed base refuses
 // the coordinates of a floating one.
 TEST(FloatingBase, RoutesThatDoNotCarryTheBaseRefuseIt) {

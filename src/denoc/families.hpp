@@ -54,6 +54,7 @@ namespace denoc {
   X(apply_tool_wrench, S);                            \
   X(apply_frame_wrench, S);                           \
   X(apply_frame_wrenches, S);                         \
+  X(frame_wrench_forces, S);                          \
   X(joint_reactions, S);                              \
   /* Gibbs-Appell, Mata et al. (2002) (mata/) */      \
   X(gibbs_appell_inverse_dynamics, S);                \

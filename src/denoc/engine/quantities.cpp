@@ -284,6 +284,7 @@ SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Ro
       frame_(settings.frame.value_or(robot.model.tool_frame())),
       size_(row_size(quantity, robot.model.dof(), robot.model.floating())),
       friction_forces_(VecX<double>::Zero(robot.dof())),
+      wrench_forces_(VecX<double>::Zero(robot.model.nv())),
       check_positive_definite_(
           robot, model_, quantity == Quantity::inverse_mass_matrix || quantity == Quantity::udu) {
   if (LaneDynamics::supports(quantity, route, robot.model))
@@ -326,17 +327,12 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
   check_positive_definite_.check(q);
   // With a floating base q has 7 + n entries, qd and qdd 6 + n, and the dynamics' dispatch
   // takes them (docs/floating-base.md).
-  const bool gibbs_appell = route_ == Route::gibbs_appell;
   switch (quantity_) {
     case Quantity::torques:
-      take_tau(inverse_dynamics(route_, dynamics_, q, qd, qdd));
-      with_wrenches(q, wrenches, count, gibbs_appell);
-      forces_row(qd, row);
+      forces_row(inverse_dynamics(route_, dynamics_, q, qd, qdd), q, qd, wrenches, count, row);
       break;
     case Quantity::bias:
-      take_tau(bias_forces(route_, dynamics_, q, qd));
-      with_wrenches(q, wrenches, count, gibbs_appell);
-      forces_row(qd, row);
+      forces_row(bias_forces(route_, dynamics_, q, qd), q, qd, wrenches, count, row);
       break;
     case Quantity::mass_matrix:
       put_matrix(generalized_inertia(route_, dynamics_, q), row);
@@ -355,7 +351,7 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
       break;
     case Quantity::reactions: {
       inverse_dynamics(Route::denoc, dynamics_, q, qd, qdd);
-      with_wrenches(q, wrenches, count, false);
+      if (count > 0) apply_frame_wrenches(model_, ws_, q, in_world(q, wrenches, count), count);
       const auto& reactions = joint_reactions(model_, ws_, q.tail(model_.dof()));
       row = Eigen::Map<const VecX<double>>(reactions.data(), reactions.size());
       break;
@@ -413,17 +409,16 @@ void SampleQuantities::motion_row(ConstVectorRef<double> q, ConstVectorRef<doubl
   }
 }
 
-// The route's forces into ws_.id.tau (with a floating base, the base's six first), where the wrench
-// is added.
-void SampleQuantities::take_tau(const VecX<double>& tau) {
-  VecX<double>& target = model_.floating() ? ws_.id.tau_floating : ws_.id.tau;
-  if (&tau != &target) target = tau;
-}
-
-// The forces with the drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md) on the joints'
-// entries, unless switched off.
-void SampleQuantities::forces_row(ConstVectorRef<double> qd, Eigen::Ref<VecX<double>> row) {
-  row = model_.floating() ? ws_.id.tau_floating : ws_.id.tau;
+// The route's forces `tau` less J^T w of the wrenches (docs/ridim.md), with the drives' friction
+// G^2 B qd + |G| Tc(qd) (docs/robot-file.md) on the joints' entries, unless switched off.
+void SampleQuantities::forces_row(const VecX<double>& tau, ConstVectorRef<double> q,
+                                  ConstVectorRef<double> qd, const AppliedWrench* wrenches,
+                                  int count, Eigen::Ref<VecX<double>> row) {
+  row = tau;
+  if (count > 0) {
+    frame_wrench_forces(model_, ws_, q, in_world(q, wrenches, count), count, wrench_forces_);
+    row -= wrench_forces_;
+  }
   if (!friction_) return;
   friction_forces(model_, qd.tail(model_.dof()), friction_forces_);
   row.tail(model_.dof()) += friction_forces_;
@@ -450,27 +445,18 @@ const MatX<double>& SampleQuantities::inverse_mass_matrix(ConstVectorRef<double>
   return inverse;
 }
 
-// The external wrenches taken into ws_.id.gamma and ws_.id.tau (docs/robot-file.md), each carried
-// inwards on the DeNOC joint frames, which the Gibbs-Appell route does not set. With a floating
-// base the wrenches are in the world frame, and the base's forces take them too.
-void SampleQuantities::with_wrenches(ConstVectorRef<double> q, const AppliedWrench* wrenches,
-                                     int count, bool need_frames) {
-  if (count == 0) return;
-  if (need_frames && !model_.floating()) update_joint_frames(model_, ws_, q);
-  in_base_.resize(static_cast<std::size_t>(count));  // no allocation after the first sample
+// The wrenches in the world frame (the base frame of a fixed base), those given in their frame's
+// own axes turned by the frame's orientation at q.
+const FrameWrench<double>* SampleQuantities::in_world(ConstVectorRef<double> q,
+                                                      const AppliedWrench* wrenches, int count) {
+  in_world_.resize(static_cast<std::size_t>(count));  // no allocation after the first sample
   for (int k = 0; k < count; ++k) {
     const AppliedWrench& a = wrenches[k];
-    FrameWrench<double>& w = in_base_[static_cast<std::size_t>(k)];
+    FrameWrench<double>& w = in_world_[static_cast<std::size_t>(k)];
     w = {a.frame, a.wrench};
-    if (!a.in_frame_axes) continue;
-    if (model_.floating()) {
-      w.w = tool_wrench_in_base(frame_pose(model_, ws_, a.frame, q).R, a.wrench);
-    } else {
-      joint_poses(model_, ws_);
-      w.w = tool_wrench_in_base(frame_pose_from_poses(ws_, a.frame).R, a.wrench);
-    }
+    if (a.in_frame_axes) w.w = tool_wrench_in_base(frame_pose(dynamics_, a.frame, q).R, a.wrench);
   }
-  apply_frame_wrenches(model_, ws_, q, in_base_.data(), count);
+  return in_world_.data();
 }
 
 ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool friction)

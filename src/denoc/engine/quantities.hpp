@@ -112,10 +112,10 @@ class SampleQuantities {
   void evaluate_samples(int count, const LanePointers& samples);
 
  private:
-  void with_wrenches(ConstVectorRef<double> q, const AppliedWrench* wrenches, int count,
-                     bool need_frames);
-  void take_tau(const VecX<double>& tau);
-  void forces_row(ConstVectorRef<double> qd, Eigen::Ref<VecX<double>> row);
+  const FrameWrench<double>* in_world(ConstVectorRef<double> q, const AppliedWrench* wrenches,
+                                      int count);
+  void forces_row(const VecX<double>& tau, ConstVectorRef<double> q, ConstVectorRef<double> qd,
+                  const AppliedWrench* wrenches, int count, Eigen::Ref<VecX<double>> row);
   void pose_row(const Transform<double>& pose, Eigen::Ref<VecX<double>> row) const;
   void udu_row(ConstVectorRef<double> q, Eigen::Ref<VecX<double>> row);
   const MatX<double>& inverse_mass_matrix(ConstVectorRef<double> q);
@@ -124,7 +124,7 @@ class SampleQuantities {
 
   Dynamics<double> dynamics_;   // owns the model, so that the robot file may go
   const Model<double>& model_;  // dynamics_.model()
-  Workspace<double>& ws_;       // dynamics_.denoc(): the joint frames, wrench and reactions
+  Workspace<double>& ws_;       // dynamics_.denoc(): the wrenches' forces and the reactions
   Quantity quantity_;
   Route route_;
   bool friction_;
@@ -132,7 +132,8 @@ class SampleQuantities {
   BodyFrame<double> frame_;  // the frame given, or the tool frame
   Eigen::Index size_;
   VecX<double> friction_forces_;
-  std::vector<FrameWrench<double>> in_base_;  // the wrenches in the base (world) frame
+  std::vector<FrameWrench<double>> in_world_;  // the wrenches in the world (base) frame
+  VecX<double> wrench_forces_;                 // their J^T w
   PositiveDefiniteCheck check_positive_definite_;
   std::unique_ptr<LaneDynamics> lanes_;                      // where packs compute the quantity
   std::unique_ptr<CentroidalWorkspace<double>> centroidal_;  // the quantities of docs/legged.md

@@ -12,35 +12,45 @@
 
 namespace denoc {
 
+// The wrench w = [f; n] on `frame` (fixed to link k >= 0), at the frame's origin, in the base
+// frame, as the joints from link k to the base carry it: its opposite (what the joints supply)
+// about C_k in J_k, then B_{c,i}^T (Eq. 14) from each joint c to its parent i, handed to
+// visit(i, m, f) as [m; f] about C_i in J_i, as eta is carried in Eq. (35). The one mechanism by
+// which the environment's wrenches reach the joints. Needs joint_poses at the current q.
+template <typename S, typename Visit>
+void carry_frame_wrench(const Model<S>& model, const KinematicsWorkspace<S>& ws,
+                        const BodyFrame<S>& frame, const Vec6<S>& w_base, Visit&& visit) {
+  const int k = frame.link;
+  const Mat3<S>& R = ws.R_base[k];
+  const Vec3<S> origin = ws.o_base[k] + R * frame.placement.p;
+  const Vec3<S> f_base = w_base.template head<3>();
+  const Vec3<S> n_base =
+      Vec3<S>(w_base.template tail<3>()) + cross(Vec3<S>(origin - ws.c_base[k]), f_base);
+  Vec3<S> m = -(R.transpose() * n_base), f = -(R.transpose() * f_base);
+  for (int i = k, child = -1; i >= 0; child = i, i = model.parent(i)) {
+    if (child >= 0) transfer_wrench(ws.E[child], ws.ell[child], m, f);  // B_{child,i}^T
+    visit(i, m, f);
+  }
+}
+
 // The wrench w = [f; n] that the environment exerts on a frame fixed to link k (model.hpp; the
 // tool frame by default), at the frame's origin, in the base frame, taken into the backward
 // recursion: the joints on the path from the base to link k need gamma_i - B_{k,i}^T w_k and
-// tau_i - p_i^T B_{k,i}^T w_k, with w_k the same wrench about C_k in J_k (carried inwards joint by
-// joint, Eq. 14, as eta is in Eq. 35); the other branches of a tree do not feel it. tau changes by
-// -J^T w. Call after inverse_dynamics (or bias_forces, gravity_forces) at the same q; updates
-// ws.id.gamma, ws.id.tau.
+// tau_i - p_i^T B_{k,i}^T w_k, with w_k the same wrench about C_k in J_k (carry_frame_wrench);
+// the other branches of a tree do not feel it. tau changes by -J^T w. Call after
+// inverse_dynamics (or bias_forces, gravity_forces) at the same q; updates ws.id.gamma, ws.id.tau.
 template <typename S>
 void apply_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame<S>& frame,
                         const Vec6<S>& w_base) {
   require_workspace(model, ws, "apply_frame_wrench");
   require_frame(model, frame, "apply_frame_wrench");
-  const int k = frame.link;
-  if (k < 0) return;  // a frame on the base: the base takes the wrench
+  if (frame.link < 0) return;  // a frame on the base: the base takes the wrench
   joint_poses(model, ws);
-  const Mat3<S>& R = ws.R_base[k];
-  const Vec3<S> c = ws.o_base[k] + R * model.joint(k).d;  // C_k in the base frame
-  const Vec3<S> f_base = w_base.template head<3>();
-  const Vec3<S> origin = frame_pose_from_poses(ws, frame).p;
-  const Vec3<S> n_base = Vec3<S>(w_base.template tail<3>()) + cross(Vec3<S>(origin - c), f_base);
-  // About C_k, in J_k; the joints carry its opposite.
-  Vec3<S> m = -(R.transpose() * n_base), f = -(R.transpose() * f_base);
-  for (int i = k, child = -1; i >= 0; child = i, i = model.parent(i)) {
-    if (child >= 0) transfer_wrench(ws.E[child], ws.ell[child], m, f);  // B_{child,i}^T
+  carry_frame_wrench(model, ws, frame, w_base, [&](int i, const Vec3<S>& m, const Vec3<S>& f) {
     angular(ws.id.gamma[i]) += m;
     linear(ws.id.gamma[i]) += f;
-    const Vec6<S>& p = model.joint(i).p;
-    ws.id.tau[i] += p[2] * m.z() + linear(p).dot(f);  // Eq. (30)
-  }
+    ws.id.tau[i] += joint_force(model.joint(i).p, m, f);  // Eq. (30)
+  });
 }
 
 // The same on the tool frame.
@@ -93,6 +103,44 @@ const VecX<S>& apply_frame_wrenches(const Model<S>& model, Workspace<S>& ws, Con
   write_linear_first(base, ws.id.tau_floating.template head<6>());
   ws.id.tau_floating.tail(model.dof()) = ws.id.tau;
   return ws.id.tau_floating;
+}
+
+// J^T w summed over the environment's wrenches, each [f; n] on its frame, at its origin, in the
+// world frame (the base frame of a fixed base): the generalized forces they exert, the n joints'
+// or with a floating base all 6 + n, the base's [f; n] about its origin in its own frame first.
+// Each wrench is carried inwards (carry_frame_wrench), J never formed: the same path by which
+// apply_frame_wrenches takes them into the torques. Into `out`, of the model's rates; the joint
+// frames and poses are left for q.
+template <typename S>
+void frame_wrench_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
+                         const FrameWrench<S>* wrenches, int count,
+                         typename type_identity<Eigen::Ref<VecX<S>>>::type out) {
+  require_call(model, ws, "frame_wrench_forces", q);
+  require_rates(model, "frame_wrench_forces", "out", out);
+  update_joint_frames(model, ws, joint_coordinates(model, q));
+  joint_poses(model, ws);
+  out.setZero();
+  const int base = model.nv() - model.dof();  // the base's six rates come first when it floats
+  const Mat3<S> world_to_base =
+      model.floating() ? Mat3<S>(base_pose<S>(q).R.transpose()) : Mat3<S>::Identity();
+  for (int k = 0; k < count; ++k) {
+    const BodyFrame<S>& frame = wrenches[k].frame;
+    require_frame(model, frame, "frame_wrench_forces");
+    const Vec6<S> w =
+        model.floating() ? tool_wrench_in_base(world_to_base, wrenches[k].w) : wrenches[k].w;
+    if (frame.link >= 0) {
+      carry_frame_wrench(model, ws, frame, w, [&](int i, const Vec3<S>& m, const Vec3<S>& f) {
+        out[base + i] -= joint_force(model.joint(i).p, m, f);  // the joints carry -w
+      });
+    }
+    if (!model.floating()) continue;
+    const Vec3<S> origin =
+        frame.link < 0 ? frame.placement.p
+                       : Vec3<S>(ws.o_base[frame.link] + ws.R_base[frame.link] * frame.placement.p);
+    const Vec3<S> f = w.template head<3>();
+    out.template head<3>() += f;
+    out.template segment<3>(3) += Vec3<S>(w.template tail<3>()) + cross(origin, f);
+  }
 }
 
 // The reaction wrench of every joint (docs/csv.md) from gamma_i (after inverse_dynamics, and

@@ -79,25 +79,30 @@ void ChainDynamics::evaluate(const State& x, double t) {
                           floating_external ? rate_forces_ : tau_net_);
 }
 
-// The environment's wrenches: the forces gain J^T w for each (docs/robot-file.md), and its power
-// is w . J v. With a floating base J is the frame's world Jacobian, 6 x (6 + n), so the wrench is
-// in the world frame and moves the base too (docs/floating-base.md): the wrenches' forces on all
-// 6 + n rates, plus the joints' net forces, go into rate_forces_. The ground's forces join them,
-// their losses the dissipated power (ground_contact.hpp).
+// The environment's wrenches: the forces gain J^T w for each (docs/robot-file.md), as
+// frame_wrench_forces carries them inwards, and their power is w . J v = (J^T w) . v. With a
+// floating base the wrench is in the world frame and moves the base too (docs/floating-base.md):
+// the wrenches' forces on all 6 + n rates, plus the joints' net forces, go into rate_forces_. The
+// ground's forces join them, their losses the dissipated power (ground_contact.hpp).
 void ChainDynamics::add_external_forces(double t, const Eigen::Map<const VecX<double>>& q_all,
                                         const Eigen::Map<const VecX<double>>& v_all) {
   if (model_.floating()) rate_forces_.setZero(model_.nv());  // sized at the first call
-  for (const WrenchSource& wrench : wrenches_) {
+  for (std::size_t k = 0; k < wrenches_.size(); ++k) {
+    const WrenchSource& wrench = wrenches_[k];
     wrench.source->at_state(t, q_all, v_all, wrench_samples_);
     Vec6<double> w = wrench_samples_;
     if (wrench.in_frame_axes)
       w = tool_wrench_in_base(frame_pose(dynamics_, wrench.frame, q_all).R, w);
-    const auto& J = frame_jacobian(dynamics_, wrench.frame, q_all);
-    power_in_ += w.dot(J * v_all);
+    in_world_[k] = {wrench.frame, w};
+  }
+  if (!wrenches_.empty()) {
+    frame_wrench_forces(model_, ws_, q_all, in_world_.data(), static_cast<int>(in_world_.size()),
+                        wrench_forces_);
+    power_in_ += wrench_forces_.dot(v_all);  // w . J v = (J^T w) . v
     if (model_.floating()) {
-      rate_forces_.noalias() += J.transpose() * w;
+      rate_forces_ += wrench_forces_;
     } else {
-      tau_net_.noalias() += J.transpose() * w;
+      tau_net_ += wrench_forces_;
     }
   }
   if (contact_) {

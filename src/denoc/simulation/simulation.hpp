@@ -141,6 +141,8 @@ class ChainDynamics {
   void set_friction(const FrictionSettings& friction) { friction_settings_ = friction; }
   void add_wrench(JointForces& source, const BodyFrame<double>& frame, bool in_frame_axes) {
     wrenches_.push_back({&source, frame, in_frame_axes});
+    in_world_.resize(wrenches_.size());
+    wrench_forces_.setZero(model_.nv());
   }
   // Ground contact at the origins of `points` (ground_contact.hpp): their forces act besides tau,
   // the springs' energy is the `contact` column and their losses are dissipated. The integrator
@@ -202,7 +204,8 @@ class ChainDynamics {
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
   VecX<double> rate_forces_;  // with a floating base and wrenches: the forces of all 6 + n rates
   VecX<double> locked_phi_;   // with a floating base and locked joints: forces less the bias
-  Vec6<double> wrench_value_ = Vec6<double>::Zero();
+  std::vector<FrameWrench<double>> in_world_;  // the wrenches' values at the current state
+  VecX<double> wrench_forces_;                 // their J^T w, on every rate
   MatX<double> full_inertia_;    // I with no joint locked; sized by the first locked solve
   MatX<double> locked_inertia_;  // I with the locks, then its L^T D L factor in place
   std::vector<char> locked_;
