@@ -266,6 +266,28 @@ TEST(FloatingBase, ExternalWrenchIsTheJacobianTransposeAndDrivesTheForwardDynami
   EXPECT_LT(worst_cholesky, 1e-11);
 }
 
+// Each route keeps its result in data of its own: the udu route's accelerations and inverse
+// stay as they were after the cholesky route runs at another state (they shared one buffer with
+// a floating base once), and the reverse.
+TEST(FloatingBase, EachRouteKeepsItsOwnResult) {
+  TreeGenerator gen(82);
+  const Model<double> model = floating_model(gen, {2, 3, 10});
+  denoc::Workspace<double> ws(model);
+  const VecX q1 = random_coordinates(gen, model), q2 = random_coordinates(gen, model);
+  const VecX v = gen.vector(model.nv(), 2), tau = gen.vector(model.nv(), 5);
+  const VecX& udu = denoc::forward_dynamics(model, ws, q1, v, tau);
+  const VecX udu_copy = udu;
+  const VecX& cholesky = denoc::forward_dynamics_cholesky(model, ws, q2, v, tau);
+  const VecX cholesky_copy = cholesky;
+  EXPECT_EQ(udu, udu_copy);
+  const MatX& inverse_udu = denoc::inverse_inertia_udu(model, ws, q1);
+  const MatX inverse_udu_copy = inverse_udu;
+  const MatX& inverse_cholesky = denoc::inverse_generalized_inertia(model, ws, q2);
+  EXPECT_EQ(inverse_udu, inverse_udu_copy);
+  EXPECT_GT((inverse_udu - inverse_cholesky).norm(), 1e-6);  // two states: two matrices
+  EXPECT_EQ(cholesky, cholesky_copy);
+}
+
 // frame_wrench_forces, each wrench carried inwards, gives J^T w summed over the wrenches, J each
 // frame's Jacobian (world frame), on fixed and floating bases and for frames on the base too.
 TEST(FloatingBase, FrameWrenchForcesAreTheJacobianTranspose) {
