@@ -377,8 +377,8 @@ const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
     forward_recursion(model, ws, qd, ws.id.zeros, topology);  // the motion of h in Eq. (33)
     articulated_body_masses(model, ws, topology);             // Eqs. (47)-(50)
     solve_unit_upper(model, ws, tau, topology);               // tau^ = U^-1 (tau - h), (33)-(35)
-    ws.articulated.tau_hat.array() /=
-        ws.articulated.m_hat.array();       // tau~ = D^-1 tau^, Section 5.2
+    // tau~ = D^-1 tau^, Section 5.2
+    ws.articulated.tau_hat.array() /= ws.articulated.m_hat.array();
     solve_unit_lower(model, ws, topology);  // qdd, Eqs. (36)-(37)
   });
   return ws.articulated.qdd;
