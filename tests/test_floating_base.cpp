@@ -289,10 +289,12 @@ TEST(FloatingBase, EachRouteKeepsItsOwnResult) {
 }
 
 // frame_wrench_forces, each wrench carried inwards, gives J^T w summed over the wrenches, J each
-// frame's Jacobian (world frame), on fixed and floating bases and for frames on the base too.
+// frame's Jacobian (world frame) and w in the world frame, or given in the frame's own axes and
+// turned by its orientation; apply_frame_wrenches takes the same sum out of the forces of
+// inverse_dynamics. On fixed and floating bases, and for frames on the base too.
 TEST(FloatingBase, FrameWrenchForcesAreTheJacobianTranspose) {
   TreeGenerator gen(81);
-  double worst = 0;
+  double worst = 0, worst_applied = 0;
   for (const denoc_test::TreeShape& shape : shapes()) {
     for (bool floating : {false, true}) {
       const Model<double> model =
@@ -302,20 +304,33 @@ TEST(FloatingBase, FrameWrenchForcesAreTheJacobianTranspose) {
       std::vector<denoc::FrameWrench<double>> wrenches;
       VecX expected = VecX::Zero(model.nv());
       for (int link : {-1, model.dof() - 1, model.dof() / 2}) {
-        denoc::BodyFrame<double> frame;
-        frame.link = link;
-        frame.placement = Transform<double>{gen.rotation(), Vec3<double>(gen.vector(3, 0.3))};
-        const Vec6<double> w = gen.vector(6, 10);
-        expected += denoc::frame_jacobian(model, ws, frame, q).transpose() * w;
-        wrenches.push_back({frame, w});
+        for (bool in_frame_axes : {false, true}) {
+          denoc::BodyFrame<double> frame;
+          frame.link = link;
+          frame.placement = Transform<double>{gen.rotation(), Vec3<double>(gen.vector(3, 0.3))};
+          const Vec6<double> w = gen.vector(6, 10);
+          Vec6<double> w_world = w;
+          if (in_frame_axes) {
+            const denoc::Mat3<double> R = denoc::frame_pose(model, ws, frame, q).R;
+            w_world << R * w.head<3>(), R * w.tail<3>();
+          }
+          expected += denoc::frame_jacobian(model, ws, frame, q).transpose() * w_world;
+          wrenches.push_back({frame, w, in_frame_axes});
+        }
       }
+      const int count = static_cast<int>(wrenches.size());
       VecX forces = VecX::Constant(model.nv(), 7);  // overwritten, not added to
-      denoc::frame_wrench_forces(model, ws, q, wrenches.data(), static_cast<int>(wrenches.size()),
-                                 forces);
+      denoc::frame_wrench_forces(model, ws, q, wrenches.data(), count, forces);
       worst = std::max(worst, relative_error(forces, expected));
+      const VecX v = gen.vector(model.nv(), 2), a = gen.vector(model.nv(), 3);
+      const VecX plain = denoc::inverse_dynamics(model, ws, q, v, a);
+      denoc::inverse_dynamics(model, ws, q, v, a);
+      const VecX applied = denoc::apply_frame_wrenches(model, ws, q, wrenches.data(), count);
+      worst_applied = std::max(worst_applied, relative_error(applied, plain - expected));
     }
   }
   EXPECT_LT(worst, 1e-13);
+  EXPECT_LT(worst_applied, 1e-13);
 }
 
 // The routes that do not carry the base refuse a floating one by name, and a fixed base refuses

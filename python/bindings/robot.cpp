@@ -243,7 +243,7 @@ py::array_t<double> Robot::evaluate(const std::string& quantity_text,
     worker.wrenches.resize(wrenches.size());  // no allocation after the first sample
     for (std::size_t i = 0; i < wrenches.size(); ++i) {
       worker.wrenches[i].frame = wrenches[i].frame;
-      worker.wrenches[i].wrench =
+      worker.wrenches[i].w =
           Eigen::Map<const Vec6<double>>(wrenches[i].values.data() + k * wrenches[i].stride);
     }
     worker.engine->evaluate(

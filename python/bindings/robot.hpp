@@ -37,7 +37,7 @@ template <typename Engine>
 struct Worker {
   std::unique_ptr<Engine> engine;
   VecX<double> q;
-  std::vector<AppliedWrench> wrenches;
+  std::vector<FrameWrench<double>> wrenches;
 };
 
 // External wrenches given per frame (wrenches=): the frame, and one wrench for every sample or

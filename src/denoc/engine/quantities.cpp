@@ -316,14 +316,14 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
         1, lane_pointers(0, 1, {q.data(), 0}, {qd.data(), 0}, {qdd.data(), 0}, {row.data(), 0}));
     return;
   }
-  const AppliedWrench applied{frame_, wrench ? *wrench : Vec6<double>::Zero(),
-                              wrench_in_tool_frame_};
+  const FrameWrench<double> applied{frame_, wrench ? *wrench : Vec6<double>::Zero(),
+                                    wrench_in_tool_frame_};
   evaluate(q, qd, qdd, row, &applied, wrench ? 1 : 0);
 }
 
 void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd,
                                 ConstVectorRef<double> qdd, Eigen::Ref<VecX<double>> row,
-                                const AppliedWrench* wrenches, int count) {
+                                const FrameWrench<double>* wrenches, int count) {
   check_positive_definite_.check(q);
   // With a floating base q has 7 + n entries, qd and qdd 6 + n, and the dynamics' dispatch
   // takes them (docs/floating-base.md).
@@ -351,7 +351,7 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
       break;
     case Quantity::reactions: {
       inverse_dynamics(Route::denoc, dynamics_, q, qd, qdd);
-      if (count > 0) apply_frame_wrenches(model_, ws_, q, in_world(q, wrenches, count), count);
+      if (count > 0) apply_frame_wrenches(model_, ws_, q, wrenches, count);
       const auto& reactions = joint_reactions(model_, ws_, q.tail(model_.dof()));
       row = Eigen::Map<const VecX<double>>(reactions.data(), reactions.size());
       break;
@@ -412,11 +412,11 @@ void SampleQuantities::motion_row(ConstVectorRef<double> q, ConstVectorRef<doubl
 // The route's forces `tau` less J^T w of the wrenches (docs/ridim.md), with the drives' friction
 // G^2 B qd + |G| Tc(qd) (docs/robot-file.md) on the joints' entries, unless switched off.
 void SampleQuantities::forces_row(const VecX<double>& tau, ConstVectorRef<double> q,
-                                  ConstVectorRef<double> qd, const AppliedWrench* wrenches,
+                                  ConstVectorRef<double> qd, const FrameWrench<double>* wrenches,
                                   int count, Eigen::Ref<VecX<double>> row) {
   row = tau;
   if (count > 0) {
-    frame_wrench_forces(model_, ws_, q, in_world(q, wrenches, count), count, wrench_forces_);
+    frame_wrench_forces(model_, ws_, q, wrenches, count, wrench_forces_);
     row -= wrench_forces_;
   }
   if (!friction_) return;
@@ -443,20 +443,6 @@ const MatX<double>& SampleQuantities::inverse_mass_matrix(ConstVectorRef<double>
   if (!inverse.allFinite())
     throw RunError("the inertia matrix is not positive definite, so it has no inverse");
   return inverse;
-}
-
-// The wrenches in the world frame (the base frame of a fixed base), those given in their frame's
-// own axes turned by the frame's orientation at q.
-const FrameWrench<double>* SampleQuantities::in_world(ConstVectorRef<double> q,
-                                                      const AppliedWrench* wrenches, int count) {
-  in_world_.resize(static_cast<std::size_t>(count));  // no allocation after the first sample
-  for (int k = 0; k < count; ++k) {
-    const AppliedWrench& a = wrenches[k];
-    FrameWrench<double>& w = in_world_[static_cast<std::size_t>(k)];
-    w = {a.frame, a.wrench};
-    if (a.in_frame_axes) w.w = tool_wrench_in_base(frame_pose(dynamics_, a.frame, q).R, a.wrench);
-  }
-  return in_world_.data();
 }
 
 ForwardDynamics::ForwardDynamics(const RobotFile& robot, Route route, bool friction)

@@ -65,14 +65,6 @@ Route choose_route(Quantity quantity, std::optional<Route> chosen, const RobotFi
 std::optional<BodyFrame<double>> choose_frame(Quantity quantity, const std::string& name,
                                               bool wrench, const RobotFile& robot);
 
-// An external wrench (docs/ridim.md, "External wrench"): [f; n] at the origin of `frame`, in the
-// base frame (the world frame with a floating base), or in the frame's own axes.
-struct AppliedWrench {
-  BodyFrame<double> frame;
-  Vec6<double> wrench = Vec6<double>::Zero();
-  bool in_frame_axes = false;
-};
-
 struct QuantitySettings {
   bool friction = true;               // false: the drives' B and Tc left out (ridim --no-friction)
   bool wrench_in_tool_frame = false;  // a wrench's components in the frame it acts on
@@ -101,7 +93,7 @@ class SampleQuantities {
   // The same with `count` wrenches, each on its own frame (torques, bias and reactions take them;
   // the other quantities have no use for them). No packs: one sample.
   void evaluate(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
-                Eigen::Ref<VecX<double>> row, const AppliedWrench* wrenches, int count);
+                Eigen::Ref<VecX<double>> row, const FrameWrench<double>* wrenches, int count);
   // Samples evaluated per call of evaluate_samples: a pack's width where the quantity, route
   // and robot allow packs (lane_quantities.hpp), else 1.
   int samples_per_call() const { return lanes_ ? LaneDynamics::width : 1; }
@@ -112,10 +104,8 @@ class SampleQuantities {
   void evaluate_samples(int count, const LanePointers& samples);
 
  private:
-  const FrameWrench<double>* in_world(ConstVectorRef<double> q, const AppliedWrench* wrenches,
-                                      int count);
   void forces_row(const VecX<double>& tau, ConstVectorRef<double> q, ConstVectorRef<double> qd,
-                  const AppliedWrench* wrenches, int count, Eigen::Ref<VecX<double>> row);
+                  const FrameWrench<double>* wrenches, int count, Eigen::Ref<VecX<double>> row);
   void pose_row(const Transform<double>& pose, Eigen::Ref<VecX<double>> row) const;
   void udu_row(ConstVectorRef<double> q, Eigen::Ref<VecX<double>> row);
   const MatX<double>& inverse_mass_matrix(ConstVectorRef<double> q);
@@ -132,8 +122,7 @@ class SampleQuantities {
   BodyFrame<double> frame_;  // the frame given, or the tool frame
   Eigen::Index size_;
   VecX<double> friction_forces_;
-  std::vector<FrameWrench<double>> in_world_;  // the wrenches in the world (base) frame
-  VecX<double> wrench_forces_;                 // their J^T w
+  VecX<double> wrench_forces_;  // the wrenches' J^T w
   PositiveDefiniteCheck check_positive_definite_;
   std::unique_ptr<LaneDynamics> lanes_;                      // where packs compute the quantity
   std::unique_ptr<CentroidalWorkspace<double>> centroidal_;  // the quantities of docs/legged.md

@@ -128,11 +128,13 @@ struct BodyFrame {
 };
 
 // An external wrench w = [f; n] on a frame, at the frame's origin, in the base frame (the world
-// frame with a floating base): what the environment exerts (docs/ridim.md, "External wrench").
+// frame with a floating base), or in the frame's own axes: what the environment exerts
+// (docs/ridim.md, "External wrench").
 template <typename S>
 struct FrameWrench {
   BodyFrame<S> frame;
   Vec6<S> w = Vec6<S>::Zero();
+  bool in_frame_axes = false;  // w's components along the frame's own axes (--wrench-frame tool)
 };
 
 // What a robot file says about one joint and the link it moves, in J_i.

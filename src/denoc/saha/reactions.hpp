@@ -33,12 +33,25 @@ void carry_frame_wrench(const Model<S>& model, const KinematicsWorkspace<S>& ws,
   }
 }
 
+// carry_frame_wrench's visit for the torques: the joints on the path from the base to link k need
+// gamma_i - B_{k,i}^T w_k and tau_i - p_i^T B_{k,i}^T w_k (Eq. 30). Needs joint_poses at the
+// current q.
+template <typename S>
+void take_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame<S>& frame,
+                       const Vec6<S>& w_base) {
+  carry_frame_wrench(model, ws, frame, w_base, [&](int i, const Vec3<S>& m, const Vec3<S>& f) {
+    angular(ws.id.gamma[i]) += m;
+    linear(ws.id.gamma[i]) += f;
+    ws.id.tau[i] += joint_force(model.joint(i).p, m, f);  // Eq. (30)
+  });
+}
+
 // The wrench w = [f; n] that the environment exerts on a frame fixed to link k (model.hpp; the
 // tool frame by default), at the frame's origin, in the base frame, taken into the backward
-// recursion: the joints on the path from the base to link k need gamma_i - B_{k,i}^T w_k and
-// tau_i - p_i^T B_{k,i}^T w_k, with w_k the same wrench about C_k in J_k (carry_frame_wrench);
-// the other branches of a tree do not feel it. tau changes by -J^T w. Call after
-// inverse_dynamics (or bias_forces, gravity_forces) at the same q; updates ws.id.gamma, ws.id.tau.
+// recursion (take_frame_wrench), w_k being the same wrench about C_k in J_k
+// (carry_frame_wrench); the other branches of a tree do not feel it. tau changes by -J^T w. Call
+// after inverse_dynamics (or bias_forces, gravity_forces) at the same q; updates ws.id.gamma,
+// ws.id.tau.
 template <typename S>
 void apply_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame<S>& frame,
                         const Vec6<S>& w_base) {
@@ -46,11 +59,7 @@ void apply_frame_wrench(const Model<S>& model, Workspace<S>& ws, const BodyFrame
   require_frame(model, frame, "apply_frame_wrench");
   if (frame.link < 0) return;  // a frame on the base: the base takes the wrench
   joint_poses(model, ws);
-  carry_frame_wrench(model, ws, frame, w_base, [&](int i, const Vec3<S>& m, const Vec3<S>& f) {
-    angular(ws.id.gamma[i]) += m;
-    linear(ws.id.gamma[i]) += f;
-    ws.id.tau[i] += joint_force(model.joint(i).p, m, f);  // Eq. (30)
-  });
+  take_frame_wrench(model, ws, frame, w_base);
 }
 
 // The same on the tool frame.
@@ -70,35 +79,51 @@ Vec6<S> tool_wrench_in_base(const Mat3<S>& R, const Vec6<S>& w_tool) {
   return w;
 }
 
+// An environment's wrench in the base frame J_0 (the base body's own frame when it floats), from
+// the poses joint_poses left in ws: turned by the frame's orientation R_k X.R when given in the
+// frame's own axes (ws.tool_pose then holds the frame's pose), else by world_to_base (R_0^T of
+// the base's pose; the identity on a fixed base, where the world frame is the base frame).
+template <typename S>
+Vec6<S> wrench_in_base(KinematicsWorkspace<S>& ws, const Mat3<S>& world_to_base,
+                       const FrameWrench<S>& wrench) {
+  if (!wrench.in_frame_axes) return tool_wrench_in_base(world_to_base, wrench.w);
+  return tool_wrench_in_base(frame_pose_from_poses(ws, wrench.frame).R, wrench.w);
+}
+
+// The rotation from the world frame to the base frame: R_0^T of the floating base's pose in q, the
+// identity on a fixed base.
+template <typename S>
+Mat3<S> world_to_base(const Model<S>& model, ConstVectorRef<S> q) {
+  return model.floating() ? Mat3<S>(base_pose<S>(q).R.transpose()) : Mat3<S>::Identity();
+}
+
 // The environment's wrenches w = [f; n], each on its frame, at its origin, in the world frame
-// (the base frame of a fixed base), taken into the forces of inverse_dynamics (which must come
-// first, at the same q): the joints' through apply_frame_wrench (their gamma_i and tau_i, so the
-// reactions carry them too); with a floating base, the base's from its wrench of Eq. (7) again,
-// and directly for a frame on the base. The forces then balance M a + h - sum J^T w. Returns
-// ws.id.tau (ws.id.tau_floating with a floating base).
+// (the base frame of a fixed base) or in the frame's own axes, taken into the forces of
+// inverse_dynamics (which must come first, at the same q): the joints' through take_frame_wrench
+// (their gamma_i and tau_i, so the reactions carry them too); with a floating base, the base's
+// from its wrench of Eq. (7) again, and directly for a frame on the base. The forces then balance
+// M a + h - sum J^T w. Returns ws.id.tau (ws.id.tau_floating with a floating base).
 template <typename S>
 const VecX<S>& apply_frame_wrenches(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q,
                                     const FrameWrench<S>* wrenches, int count) {
   require_call(model, ws, "apply_frame_wrenches", q);
-  if (!model.floating()) {
-    for (int k = 0; k < count; ++k)
-      apply_frame_wrench(model, ws, wrenches[k].frame, wrenches[k].w);
-    return ws.id.tau;
-  }
-  const Mat3<S> world_to_base = base_pose<S>(q).R.transpose();
+  joint_poses(model, ws);
+  const Mat3<S> to_base = world_to_base(model, q);
   Vec6<S> on_base =
       Vec6<S>::Zero();  // [n; f]: the wrenches on frames of the base, about its origin
   for (int k = 0; k < count; ++k) {
     const BodyFrame<S>& frame = wrenches[k].frame;
-    const Vec6<S> w = tool_wrench_in_base(world_to_base, wrenches[k].w);
+    require_frame(model, frame, "apply_frame_wrenches");
+    const Vec6<S> w = wrench_in_base(ws, to_base, wrenches[k]);
     if (frame.link >= 0) {
-      apply_frame_wrench(model, ws, frame, w);
+      take_frame_wrench(model, ws, frame, w);
       continue;
     }
     const Vec3<S> f = w.template head<3>(), r = frame.placement.p;
     angular(on_base) += Vec3<S>(w.template tail<3>()) + cross(r, f);
     linear(on_base) += f;
   }
+  if (!model.floating()) return ws.id.tau;  // a fixed base takes the wrenches on its frames
   const Vec6<S> base = base_wrench(model, ws) - on_base;  // [n; f], the joints' share carried again
   write_linear_first(base, ws.id.tau_floating.template head<6>());
   ws.id.tau_floating.tail(model.dof()) = ws.id.tau;
@@ -106,7 +131,8 @@ const VecX<S>& apply_frame_wrenches(const Model<S>& model, Workspace<S>& ws, Con
 }
 
 // J^T w summed over the environment's wrenches, each [f; n] on its frame, at its origin, in the
-// world frame (the base frame of a fixed base): the generalized forces they exert, the n joints'
+// world frame (the base frame of a fixed base) or in the frame's own axes: the generalized forces
+// they exert, the n joints'
 // or with a floating base all 6 + n, the base's [f; n] about its origin in its own frame first.
 // Each wrench is carried inwards (carry_frame_wrench), J never formed: the same path by which
 // apply_frame_wrenches takes them into the torques. Into `out`, of the model's rates; the joint
@@ -121,13 +147,11 @@ void frame_wrench_forces(const Model<S>& model, Workspace<S>& ws, ConstVectorRef
   joint_poses(model, ws);
   out.setZero();
   const int base = model.nv() - model.dof();  // the base's six rates come first when it floats
-  const Mat3<S> world_to_base =
-      model.floating() ? Mat3<S>(base_pose<S>(q).R.transpose()) : Mat3<S>::Identity();
+  const Mat3<S> to_base = world_to_base(model, q);
   for (int k = 0; k < count; ++k) {
     const BodyFrame<S>& frame = wrenches[k].frame;
     require_frame(model, frame, "frame_wrench_forces");
-    const Vec6<S> w =
-        model.floating() ? tool_wrench_in_base(world_to_base, wrenches[k].w) : wrenches[k].w;
+    const Vec6<S> w = wrench_in_base(ws, to_base, wrenches[k]);
     if (frame.link >= 0) {
       carry_frame_wrench(model, ws, frame, w, [&](int i, const Vec3<S>& m, const Vec3<S>& f) {
         out[base + i] -= joint_force(model.joint(i).p, m, f);  // the joints carry -w

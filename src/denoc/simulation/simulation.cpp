@@ -88,15 +88,11 @@ void ChainDynamics::add_external_forces(double t, const Eigen::Map<const VecX<do
                                         const Eigen::Map<const VecX<double>>& v_all) {
   if (model_.floating()) rate_forces_.setZero(model_.nv());  // sized at the first call
   for (std::size_t k = 0; k < wrenches_.size(); ++k) {
-    const WrenchSource& wrench = wrenches_[k];
-    wrench.source->at_state(t, q_all, v_all, wrench_samples_);
-    Vec6<double> w = wrench_samples_;
-    if (wrench.in_frame_axes)
-      w = tool_wrench_in_base(frame_pose(dynamics_, wrench.frame, q_all).R, w);
-    in_world_[k] = {wrench.frame, w};
+    wrench_sources_[k]->at_state(t, q_all, v_all, wrench_samples_);
+    wrenches_[k].w = wrench_samples_;
   }
   if (!wrenches_.empty()) {
-    frame_wrench_forces(model_, ws_, q_all, in_world_.data(), static_cast<int>(in_world_.size()),
+    frame_wrench_forces(model_, ws_, q_all, wrenches_.data(), static_cast<int>(wrenches_.size()),
                         wrench_forces_);
     power_in_ += wrench_forces_.dot(v_all);  // w . J v = (J^T w) . v
     if (model_.floating()) {

@@ -140,8 +140,8 @@ class ChainDynamics {
   // friction takes out: the `work` and `dissipated` columns.
   void set_friction(const FrictionSettings& friction) { friction_settings_ = friction; }
   void add_wrench(JointForces& source, const BodyFrame<double>& frame, bool in_frame_axes) {
-    wrenches_.push_back({&source, frame, in_frame_axes});
-    in_world_.resize(wrenches_.size());
+    wrench_sources_.push_back(&source);
+    wrenches_.push_back({frame, Vec6<double>::Zero(), in_frame_axes});
     wrench_forces_.setZero(model_.nv());
   }
   // Ground contact at the origins of `points` (ground_contact.hpp): their forces act besides tau,
@@ -193,19 +193,14 @@ class ChainDynamics {
   VecX<double> qdd_;  // the chosen route's result, copied out of its workspace storage
   long evaluations_ = 0;
   FrictionSettings friction_settings_;
-  struct WrenchSource {
-    JointForces* source;
-    BodyFrame<double> frame;
-    bool in_frame_axes;
-  };
-  std::vector<WrenchSource> wrenches_;
+  std::vector<JointForces*> wrench_sources_;
+  std::vector<FrameWrench<double>> wrenches_;  // each source's frame, its value at the state
   std::unique_ptr<GroundContact> contact_;
   bool contact_modes_ = false;
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
-  VecX<double> rate_forces_;  // with a floating base and wrenches: the forces of all 6 + n rates
-  VecX<double> locked_phi_;   // with a floating base and locked joints: forces less the bias
-  std::vector<FrameWrench<double>> in_world_;  // the wrenches' values at the current state
-  VecX<double> wrench_forces_;                 // their J^T w, on every rate
+  VecX<double> rate_forces_;     // with a floating base and wrenches: the forces of all 6 + n rates
+  VecX<double> locked_phi_;      // with a floating base and locked joints: forces less the bias
+  VecX<double> wrench_forces_;   // the wrenches' J^T w, on every rate
   MatX<double> full_inertia_;    // I with no joint locked; sized by the first locked solve
   MatX<double> locked_inertia_;  // I with the locks, then its L^T D L factor in place
   std::vector<char> locked_;
