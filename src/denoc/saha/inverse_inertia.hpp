@@ -32,7 +32,7 @@ namespace denoc {
 
 // Pass 1, from the base outwards: R_i (orientation of J_i) and c_i (C_i) in the base frame; p_i,
 // ell_i and the link's inertia tensor about C_i in base axes. On a tree R and c start from the
-// parent's, R_i kept in ws.R_base (the same orientation the kinematics store there). Its own
+// parent's, R_i and c_i kept in ws.R_base and ws.c_base (what link_frames_in_base stores). Its own
 // pass rather than the shared one (link_frames_in_base, which it matches): from that one the
 // inverse of a 24-joint chain took 1.05x as long (3124 -> 3277 ns, fastest of 8 alternated runs),
 // the pass's dependent 3x3 products no longer overlapped with this loop's work.
@@ -44,7 +44,7 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws, Topology topology) {
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
       if (parent >= 0)
-        R = ws.R_base[parent], c = ws.inverse.axes.col(parent).template segment<3>(9);
+        R = ws.R_base[parent], c = ws.c_base[parent];
       else
         R.setIdentity(), c.setZero();
     }
@@ -62,7 +62,7 @@ void udu_base_axes(const Model<S>& model, Workspace<S>& ws, Topology topology) {
     g.template segment<3>(6) = l;
     g.template segment<3>(9) = c;
     g.template segment<6>(12) << I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2);
-    if constexpr (!Topology::chain) ws.R_base[i] = R;
+    if constexpr (!Topology::chain) ws.R_base[i] = R, ws.c_base[i] = c;
   }
 }
 
