@@ -94,10 +94,11 @@ S joint_force(const Vec6<S>& p, const Vec3<S>& n, const Vec3<S>& f) {
 }
 
 // M_i xi_i + Mdot_i t_i of Eq. (7), Eq. (8), added to the wrench [n; f]: link i about its mass
-// centre C_i (no first moment), t_i = [w; v], xi_i = [dw; dv].
+// centre C_i (no first moment), t_i = [w; v], xi_i = [dw; dv]. Forced inline: with two callers
+// (this recursion and the forward dynamics' bias pass) g++ 12 made it a call per link.
 template <typename S>
-void add_link_wrench(const BodyInertia<S>& M, const Vec6<S>& t, const Vec6<S>& xi, Vec3<S>& n,
-                     Vec3<S>& f) {
+EIGEN_ALWAYS_INLINE void add_link_wrench(const BodyInertia<S>& M, const Vec6<S>& t,
+                                         const Vec6<S>& xi, Vec3<S>& n, Vec3<S>& f) {
   const Vec3<S> w = angular(t), dw = angular(xi);
   n += M.rotational * dw + cross(w, Vec3<S>(M.rotational * w));
   f += M.mass * linear(xi);
