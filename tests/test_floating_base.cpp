@@ -323,8 +323,7 @@ TEST(FloatingBase, FrameWrenchForcesAreTheJacobianTranspose) {
       denoc::frame_wrench_forces(model, ws, q, wrenches.data(), count, forces);
       worst = std::max(worst, relative_error(forces, expected));
       const VecX v = gen.vector(model.nv(), 2), a = gen.vector(model.nv(), 3);
-      const VecX plain = denoc::inverse_dynamics(model, ws, q, v, a);
-      denoc::inverse_dynamics(model, ws, q, v, a);
+      const VecX plain = denoc::inverse_dynamics(model, ws, q, v, a);  // ws left at this state
       const VecX applied = denoc::apply_frame_wrenches(model, ws, q, wrenches.data(), count);
       worst_applied = std::max(worst_applied, relative_error(applied, plain - expected));
     }

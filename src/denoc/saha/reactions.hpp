@@ -132,8 +132,8 @@ const VecX<S>& apply_frame_wrenches(const Model<S>& model, Workspace<S>& ws, Con
 
 // J^T w summed over the environment's wrenches, each [f; n] on its frame, at its origin, in the
 // world frame (the base frame of a fixed base) or in the frame's own axes: the generalized forces
-// they exert, the n joints'
-// or with a floating base all 6 + n, the base's [f; n] about its origin in its own frame first.
+// they exert, the n joints' or with a floating base all 6 + n, the base's [f; n] about its origin
+// in its own frame first.
 // Each wrench is carried inwards (carry_frame_wrench), J never formed: the same path by which
 // apply_frame_wrenches takes them into the torques. Into `out`, of the model's rates; the joint
 // frames and poses are left for q.
