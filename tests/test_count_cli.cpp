@@ -10,6 +10,7 @@
 #include "cli/rfdsim.hpp"
 #include "cli/ridim.hpp"
 #include "denoc/engine/count_quantity.hpp"
+#include "denoc/io/frames.hpp"
 #include "denoc/io/robot_file.hpp"
 #include "support/cli_support.hpp"
 
@@ -80,6 +81,23 @@ TEST_F(CountCli, RidimCountsEveryQuantityByEachRouteAtTheFirstSample) {
       EXPECT_GE(row.counts.sines_cosines, 12) << name << " " << algorithm;
     }
   }
+}
+
+// --frame is counted as ridim computes it: the Jacobian of the shoulder's frame has columns for
+// the first two joints only, so fewer products than the tool frame's, and the library counts the
+// same with that frame.
+TEST_F(CountCli, RidimCountsTheFrameChosen) {
+  const denoc::RobotFile robot = denoc::load_robot_file(kStanford);
+  const int n = robot.dof();
+  VecX<double> q(n), qd(n), qdd(n);
+  robot.trajectory->evaluate(robot.trajectory->sample_time(0), q, qd, qdd);
+  const std::string jacobian = kStanford + " --count-operations --quantity jacobian";
+  const Row tool = row_of(ridim(jacobian));
+  const Row shoulder = row_of(ridim(jacobian + " --frame shoulder"));
+  EXPECT_LT(shoulder.counts.multiplications, tool.counts.multiplications);
+  EXPECT_EQ(shoulder.counts,
+            denoc::count_ridim_quantity(denoc::Quantity::jacobian, denoc::Route::denoc, robot.model,
+                                        q, qd, qdd, denoc::find_frame(robot, "shoulder")));
 }
 
 // The defaults (torques by denoc), a trajectory CSV on standard input (its first row only) and -o.

@@ -296,7 +296,7 @@ void run_count(const RobotFile& robot, const RidimOptions& options, std::istream
   }
   const OperationCounts counts =
       count_ridim_quantity(options.quantity, *options.algorithm, robot.model, state.head(nq),
-                           state.segment(nq, nv), state.tail(nv));
+                           state.segment(nq, nv), state.tail(nv), options.body_frame);
   const std::string table =
       count_table(quantity_name(options.quantity), *options.algorithm, n, counts);
   Output output(options.output, standard_output);

@@ -1,86 +1,24 @@
 #include "denoc/engine/count_quantity.hpp"
 
 #include "denoc/engine/count_operations.hpp"
-#include "denoc/motion/centre_of_mass.hpp"
+#include "denoc/engine/quantity_rows.hpp"
 
 namespace denoc {
 
 OperationCounts count_ridim_quantity(Quantity quantity, Route route, const Model<double>& model,
                                      ConstVectorRef<double> q_double,
                                      ConstVectorRef<double> qd_double,
-                                     ConstVectorRef<double> qdd_double) {
-  CountingDynamics counting(model);
-  Dynamics<Counted>& d = counting.dynamics;
-  const Model<Counted>& m = counting.model;
+                                     ConstVectorRef<double> qdd_double,
+                                     const std::optional<BodyFrame<double>>& frame) {
+  const BodyFrame<double> chosen = frame.value_or(model.tool_frame());
+  QuantityRows<Counted> rows(
+      std::make_shared<const Model<Counted>>(model.cast<Counted>()), quantity, route,
+      {chosen.link, {chosen.placement.R.cast<Counted>(), chosen.placement.p.cast<Counted>()}});
+  rows.dynamics().gibbs_appell();  // the workspaces built before anything is counted
+  rows.dynamics().fixman();
   const VecX<Counted> q = counted(q_double), qd = counted(qd_double), qdd = counted(qdd_double);
-  CentroidalWorkspace<Counted> centroidal(m);
-  BodyMotionWorkspace<Counted>& motion = centroidal.motion;
-  return count_operations([&] {
-    switch (quantity) {
-      case Quantity::torques:
-        inverse_dynamics(route, d, q, qd, qdd);
-        break;
-      case Quantity::mass_matrix:
-        generalized_inertia(route, d, q);
-        break;
-      case Quantity::inverse_mass_matrix:
-        inverse_inertia(route, d, q);
-        break;
-      case Quantity::bias:
-        bias_forces(route, d, q, qd);
-        break;
-      case Quantity::gravity:
-        gravity_forces(route, d, q);
-        break;
-      case Quantity::pose:  // in the world frame with a floating base
-        if (m.floating()) {
-          frame_pose(d, m.tool_frame(), q);
-        } else {
-          tool_pose(m, d.denoc(), q);
-        }
-        break;
-      case Quantity::jacobian:
-        if (m.floating()) {
-          frame_jacobian(d, m.tool_frame(), q);
-        } else {
-          tool_jacobian(m, d.denoc(), q);
-        }
-        break;
-      case Quantity::coriolis:
-        convective_inertia(route, d, q, qd);
-        break;
-      case Quantity::udu:
-        udu_factors(route, d, q);
-        break;
-      case Quantity::reactions:  // as ridim computes them: the recursions, then the reactions
-        inverse_dynamics(Route::denoc, d, q, qd, qdd);
-        joint_reactions(m, d.denoc(), q.tail(m.dof()));
-        break;
-      case Quantity::frame_velocity:  // of the tool frame, as pose and jacobian
-        body_poses(m, motion, q);
-        body_velocities(m, motion, qd);
-        frame_velocity(motion, m.tool_frame());
-        break;
-      case Quantity::frame_acceleration:
-        body_poses(m, motion, q);
-        body_velocities(m, motion, qd);
-        body_accelerations(m, motion, qd, qdd);
-        frame_acceleration(motion, m.tool_frame());
-        break;
-      case Quantity::com:
-        centre_of_mass_velocity(m, centroidal, q, qd);
-        break;
-      case Quantity::com_jacobian:
-        centre_of_mass_jacobian(m, centroidal, q);
-        break;
-      case Quantity::centroidal_momentum:
-        centroidal_momentum(m, centroidal, q, qd);
-        break;
-      case Quantity::centroidal_matrix:
-        centroidal_matrix(m, centroidal, q);
-        break;
-    }
-  });
+  VecX<Counted> row(quantity_row_size(quantity, model.dof(), model.floating()));
+  return count_operations([&] { rows(q, qd, qdd, row); });
 }
 
 OperationCounts count_forward_dynamics(Route route, const Model<double>& model,

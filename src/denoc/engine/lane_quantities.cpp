@@ -1,6 +1,6 @@
 #include "denoc/engine/lane_quantities.hpp"
 
-#include "denoc/engine/quantities.hpp"
+#include "denoc/engine/quantity_table.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
 #include "denoc/saha/inverse_dynamics.hpp"
@@ -18,16 +18,7 @@ LaneDynamicsOf<T>::LaneDynamicsOf(const Model<T>& model)
 
 template <typename T>
 bool LaneDynamicsOf<T>::supports(Quantity quantity, Route route, const Model<T>& model) {
-  if (model.floating() || route != Route::denoc) return false;
-  switch (quantity) {
-    case Quantity::torques:
-    case Quantity::bias:
-    case Quantity::gravity:
-    case Quantity::mass_matrix:
-      return true;
-    default:
-      return false;
-  }
+  return !model.floating() && route == Route::denoc && computed_by_packs(quantity);
 }
 
 template <typename T>

@@ -9,14 +9,13 @@
 
 #include <cstddef>
 
+#include "denoc/engine/quantity_table.hpp"
 #include "denoc/engine/routes.hpp"
 #include "denoc/lanes/lanes.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/saha/workspace.hpp"
 
 namespace denoc {
-
-enum class Quantity;  // quantities.hpp
 
 // Pointers to `width` samples' vectors of T (double or float): sample k's at [k], lanes beyond
 // the count unused.

@@ -12,45 +12,12 @@
 
 #include "denoc/engine/dynamics.hpp"
 #include "denoc/engine/lane_quantities.hpp"
+#include "denoc/engine/quantity_rows.hpp"
+#include "denoc/engine/quantity_table.hpp"
 #include "denoc/engine/run_checks.hpp"
 #include "denoc/io/robot_file.hpp"
-#include "denoc/motion/centre_of_mass.hpp"
 
 namespace denoc {
-
-enum class Quantity {
-  torques,
-  mass_matrix,
-  inverse_mass_matrix,
-  bias,
-  gravity,
-  pose,       // docs/csv.md: the tool frame in the base frame
-  jacobian,   // docs/csv.md: the geometric Jacobian of the tool frame origin
-  reactions,  // docs/csv.md: the wrench that each joint carries
-  coriolis,   // docs/csv.md: Saha's matrix of convective inertia terms C
-  udu,        // docs/csv.md: the factors of the inertia matrix I = U D U^T
-  // docs/legged.md, in the world frame: a frame's velocity and acceleration, the centre of mass
-  // of the bodies that move with its velocity and Jacobian, the centroidal momentum and matrix.
-  frame_velocity,
-  frame_acceleration,
-  com,
-  com_jacobian,
-  centroidal_momentum,
-  centroidal_matrix,
-};
-
-// The quantities of a frame (the tool frame unless one is chosen): pose, jacobian and the frame's
-// velocity and acceleration.
-bool takes_frame(Quantity quantity);
-
-// The columns of a row of `quantity` after t (docs/csv.md), for n joints: with a floating base
-// the vectors start with the base's six forces and the matrices are (6 + n) x (6 + n)
-// (docs/floating-base.md). SampleQuantities::size() is their number.
-std::vector<std::string> quantity_columns(Quantity quantity, int n, bool floating);
-
-// The names accepted by ridim --quantity, and the Quantity each selects.
-const std::vector<std::pair<std::string, Quantity>>& quantity_names();
-std::string quantity_name(Quantity quantity);
 
 // The routes that compute `quantity`, its default first.
 std::vector<Route> algorithms_for(Quantity quantity);
@@ -104,28 +71,16 @@ class SampleQuantities {
   void evaluate_samples(int count, const LanePointers& samples);
 
  private:
-  void forces_row(const VecX<double>& tau, ConstVectorRef<double> q, ConstVectorRef<double> qd,
-                  const FrameWrench<double>* wrenches, int count, Eigen::Ref<VecX<double>> row);
-  void pose_row(const Transform<double>& pose, Eigen::Ref<VecX<double>> row) const;
-  void udu_row(ConstVectorRef<double> q, Eigen::Ref<VecX<double>> row);
-  const MatX<double>& inverse_mass_matrix(ConstVectorRef<double> q);
-  void motion_row(ConstVectorRef<double> q, ConstVectorRef<double> qd, ConstVectorRef<double> qdd,
-                  Eigen::Ref<VecX<double>> row);
-
-  Dynamics<double> dynamics_;   // owns the model, so that the robot file may go
-  const Model<double>& model_;  // dynamics_.model()
-  Workspace<double>& ws_;       // dynamics_.denoc(): the wrenches' forces and the reactions
+  QuantityRows<double> rows_;   // owns the model, so that the robot file may go
+  const Model<double>& model_;  // rows_.model()
   Quantity quantity_;
-  Route route_;
   bool friction_;
   bool wrench_in_tool_frame_;
   BodyFrame<double> frame_;  // the frame given, or the tool frame
   Eigen::Index size_;
   VecX<double> friction_forces_;
-  VecX<double> wrench_forces_;  // the wrenches' J^T w
   PositiveDefiniteCheck check_positive_definite_;
-  std::unique_ptr<LaneDynamics> lanes_;                      // where packs compute the quantity
-  std::unique_ptr<CentroidalWorkspace<double>> centroidal_;  // the quantities of docs/legged.md
+  std::unique_ptr<LaneDynamics> lanes_;  // where packs compute the quantity
 };
 
 // InputError unless `route` computes the forward dynamics of this robot (rfdsim --algorithm):
