@@ -291,7 +291,8 @@ py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, 
 }
 
 py::dict Robot::count(const std::string& quantity_text, const std::optional<std::string>& algorithm,
-                      Array q_array, Array qd_array, Array qdd_array) {
+                      Array q_array, Array qd_array, Array qdd_array,
+                      const std::optional<std::string>& frame) {
   const Samples q{"q", std::move(q_array), file_.model.nq()};
   const Samples qd{"qd", std::move(qd_array), file_.model.nv()};
   const Samples qdd{"qdd", std::move(qdd_array), file_.model.nv()};
@@ -309,8 +310,9 @@ py::dict Robot::count(const std::string& quantity_text, const std::optional<std:
     r = choose_route(quantity, algorithm ? std::optional<Route>(route(*algorithm)) : std::nullopt,
                      file_);
     VecX<double> buffer;
-    counts = count_ridim_quantity(quantity, r, file_.model, coordinates(q, 0, false, buffer),
-                                  qd.row(0), qdd.row(0));
+    counts =
+        count_ridim_quantity(quantity, r, file_.model, coordinates(q, 0, false, buffer), qd.row(0),
+                             qdd.row(0), choose_frame(quantity, frame.value_or(""), false, file_));
   }
   py::dict result;
   result["quantity"] = quantity_text;
@@ -401,7 +403,7 @@ void bind_robot(py::module_& m) {
            py::arg("qd"), py::arg("tau"), py::arg("threads") = 0)
       .def("_source", &Robot::source)
       .def("_count", &Robot::count, py::arg("quantity"), py::arg("algorithm"), py::arg("q"),
-           py::arg("qd"), py::arg("qdd"));
+           py::arg("qd"), py::arg("qdd"), py::arg("frame") = py::none());
 }
 
 }  // namespace denoc::python

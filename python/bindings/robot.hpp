@@ -84,9 +84,10 @@ class Robot {
   // qdd at q, qd, tau (ForwardDynamics).
   py::array_t<double> forward(const std::optional<std::string>& algorithm, bool friction, Array q,
                               Array qd, Array tau, int threads);
-  // The operations of one evaluation (docs/operation-counts.md), as a dict.
+  // The operations of one evaluation (docs/operation-counts.md), of `frame` where the quantity
+  // has one, as a dict.
   py::dict count(const std::string& quantity, const std::optional<std::string>& algorithm, Array q,
-                 Array qd, Array qdd);
+                 Array qd, Array qdd, const std::optional<std::string>& frame);
 
   Route route(const std::string& name) const;
 

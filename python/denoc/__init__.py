@@ -278,18 +278,19 @@ class Robot(_denoc.Robot):
                                 _threads(threads))
         return _rows(values, values.shape[:-1], (self.n, 6))
 
-    def count_operations(self, quantity, algorithm=None, q=None, qd=None, qdd=None):
+    def count_operations(self, quantity, algorithm=None, q=None, qd=None, qdd=None, frame=None):
         """The operations of one evaluation (docs/operation-counts.md), as ridim and rfdsim
         --count-operations: quantity is one of ridim's (torques, mass-matrix, inverse-mass-matrix,
         bias, gravity, pose, jacobian, reactions, coriolis, udu, frame-velocity,
         frame-acceleration, com, com-jacobian, centroidal-momentum, centroidal-matrix) or
-        "forward-dynamics"; the state
-        defaults to the robot file's initial one. Returns a dict with multiplications, additions,
-        divisions, square_roots and sines_cosines."""
+        "forward-dynamics"; the state defaults to the robot file's initial one; the quantities of
+        a frame count the tool frame's, or that of the link `frame` (as pose and jacobian take
+        it). Returns a dict with multiplications, additions, divisions, square_roots and
+        sines_cosines."""
         q = self.initial_q if q is None else q
         qd = self.initial_qd if qd is None else qd
         qdd = np.zeros(self.nv) if qdd is None else qdd
-        return self._count(quantity, algorithm, q, qd, qdd)
+        return self._count(quantity, algorithm, q, qd, qdd, frame)
 
 
 @dataclass

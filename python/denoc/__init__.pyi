@@ -139,6 +139,7 @@ class Robot:
         q: Optional[ArrayLike] = ...,
         qd: Optional[ArrayLike] = ...,
         qdd: Optional[ArrayLike] = ...,
+        frame: Optional[str] = ...,
     ) -> Dict[str, Union[int, str]]: ...
 
 @dataclass

@@ -185,6 +185,13 @@ def test_count_operations_is_ridims_and_rfdsims(tmp_path):
                               "--algorithm", algorithm, "--count-operations"])
         counts = robot.count_operations(quantity, algorithm, q[0], qd[0], qdd[0])
         assert {k: str(v) for k, v in counts.items()} == expected
+    # a frame's quantity counted for the frame chosen, as ridim --frame counts it
+    expected = count_row([RIDIM, ROBOTS / "stanford.yaml", trajectory, "--quantity", "jacobian",
+                          "--frame", "shoulder", "--count-operations"])
+    counts = robot.count_operations("jacobian", None, q[0], qd[0], qdd[0], frame="shoulder")
+    assert {k: str(v) for k, v in counts.items()} == expected
+    tool = robot.count_operations("jacobian", None, q[0], qd[0], qdd[0])
+    assert counts["multiplications"] < tool["multiplications"]
     expected = count_row([RFDSIM, ROBOTS / "stanford.yaml", "--free-fall", "--count-operations"])
     counts = robot.count_operations("forward-dynamics")
     assert {k: str(v) for k, v in counts.items()} == expected
