@@ -234,6 +234,63 @@ TEST(UduForwardDynamics, TwoArmsOnAFixedBaseAreEachArmAlone) {
             1e-13);
 }
 
+// The recursions' chain code (ChainTopology, model/topology.hpp) against their tree code, which
+// is its reference: two arms on one fixed base, run as a tree, give each arm's numbers, run as a
+// chain, for the quantities of the DeNOC and Gibbs-Appell routes not held above (the inverse's
+// blocks, the U D U^T pivots, the Gibbs-Appell torques, inertia matrix, bias and gravity).
+TEST(Topology, ChainCodeAgreesWithTheTreeCodeOnTwoArms) {
+  TreeGenerator gen(11);
+  const TreeGenerator::TwoArms arms = gen.two_arms(5, 3);
+  const Model<double> tree = gen.model(arms.both), a = gen.model(arms.left),
+                      b = gen.model(arms.right);
+  ASSERT_FALSE(tree.is_chain());
+  ASSERT_TRUE(a.is_chain() && b.is_chain());
+  denoc::Workspace<double> ws(tree), ws_a(a), ws_b(b);
+  denoc::GibbsAppellWorkspace<double> ga(tree), ga_a(a), ga_b(b);
+  const VecX q = gen.positions(tree), qd = gen.vector(8, 2.0), qdd = gen.vector(8, 5.0);
+  const VecX qa = q.head(5), qb = q.tail(3), qda = qd.head(5), qdb = qd.tail(3);
+  const VecX qdda = qdd.head(5), qddb = qdd.tail(3);
+  // Each arm's block of an 8 x 8 matrix, zeros between the arms.
+  const auto blocks = [](const MatX& of_a, const MatX& of_b) {
+    MatX m = MatX::Zero(8, 8);
+    m.topLeftCorner(5, 5) = of_a;
+    m.bottomRightCorner(3, 3) = of_b;
+    return m;
+  };
+  const auto joined = [](const VecX& of_a, const VecX& of_b) {
+    VecX v(8);
+    v << of_a, of_b;
+    return v;
+  };
+  EXPECT_LT(relative_error(denoc::inverse_inertia_udu(tree, ws, q),
+                           blocks(denoc::inverse_inertia_udu(a, ws_a, qa),
+                                  denoc::inverse_inertia_udu(b, ws_b, qb))),
+            1e-12);
+  denoc::forward_dynamics(tree, ws, q, qd, qdd);
+  denoc::forward_dynamics(a, ws_a, qa, qda, qdda);
+  denoc::forward_dynamics(b, ws_b, qb, qdb, qddb);
+  EXPECT_LT(relative_error(denoc::last_udu_pivots(tree, ws).joints,
+                           joined(denoc::last_udu_pivots(a, ws_a).joints,
+                                  denoc::last_udu_pivots(b, ws_b).joints)),
+            1e-14);
+  EXPECT_LT(relative_error(denoc::gibbs_appell_inverse_dynamics(tree, ga, q, qd, qdd),
+                           joined(denoc::gibbs_appell_inverse_dynamics(a, ga_a, qa, qda, qdda),
+                                  denoc::gibbs_appell_inverse_dynamics(b, ga_b, qb, qdb, qddb))),
+            1e-14);
+  EXPECT_LT(relative_error(denoc::gibbs_appell_bias(tree, ga, q, qd),
+                           joined(denoc::gibbs_appell_bias(a, ga_a, qa, qda),
+                                  denoc::gibbs_appell_bias(b, ga_b, qb, qdb))),
+            1e-14);
+  EXPECT_LT(relative_error(denoc::gibbs_appell_gravity(tree, ga, q),
+                           joined(denoc::gibbs_appell_gravity(a, ga_a, qa),
+                                  denoc::gibbs_appell_gravity(b, ga_b, qb))),
+            1e-14);
+  EXPECT_LT(relative_error(denoc::gibbs_appell_inertia(tree, ga, q),
+                           blocks(denoc::gibbs_appell_inertia(a, ga_a, qa),
+                                  denoc::gibbs_appell_inertia(b, ga_b, qb))),
+            1e-14);
+}
+
 // The routes of engine/dynamics.hpp reach the tree recursions (udu, gibbs-appell) instead of
 // refusing.
 TEST(Routes, UduAndGibbsAppellRunOnTrees) {
