@@ -81,7 +81,6 @@ SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Ro
       quantity_(quantity),
       friction_(settings.friction && robot.model.has_friction()),
       wrench_in_tool_frame_(settings.wrench_in_tool_frame),
-      frame_(settings.frame.value_or(robot.model.tool_frame())),
       size_(quantity_row_size(quantity, robot.model.dof(), robot.model.floating())),
       friction_forces_(VecX<double>::Zero(robot.dof())),
       check_positive_definite_(
@@ -114,7 +113,7 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
         1, lane_pointers(0, 1, {q.data(), 0}, {qd.data(), 0}, {qdd.data(), 0}, {row.data(), 0}));
     return;
   }
-  const FrameWrench<double> applied{frame_, wrench ? *wrench : Vec6<double>::Zero(),
+  const FrameWrench<double> applied{rows_.frame(), wrench ? *wrench : Vec6<double>::Zero(),
                                     wrench_in_tool_frame_};
   evaluate(q, qd, qdd, row, &applied, wrench ? 1 : 0);
 }

@@ -76,7 +76,6 @@ class SampleQuantities {
   Quantity quantity_;
   bool friction_;
   bool wrench_in_tool_frame_;
-  BodyFrame<double> frame_;  // the frame given, or the tool frame
   Eigen::Index size_;
   VecX<double> friction_forces_;
   PositiveDefiniteCheck check_positive_definite_;

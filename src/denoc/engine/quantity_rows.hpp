@@ -42,6 +42,7 @@ class QuantityRows {
 
   Dynamics<S>& dynamics() { return dynamics_; }
   const Model<S>& model() const { return dynamics_.model(); }
+  const BodyFrame<S>& frame() const { return frame_; }
 
   // The quantity at (q, qd, qdd) (nq, nv, nv entries) into `row`. `count` wrenches act, each on
   // its frame: the forces (torques, bias) are the route's less J^T w of each, the reactions
