@@ -118,11 +118,12 @@ TEST(ReproduceLeePolypeptide, MassCentreFrames) {
     EXPECT_LT(tc_difference(v.Tc[k], lee_Tc()[k]), 2.5e-3) << "T_" << k + 1 << "^c, variant";
 }
 
-// The polypeptide inertia matrix: the geometry is not fully specified (the side atoms' bond
-// lengths and the rotational inertia the paper sums are not given), and the Appendix's M_poly
-// is not reproduced. Pinned: what the file's atoms give (the same digits came from a point-mass
-// computation in Python; InertiaMatrixEqualsTheAtoms below does it here), the Fixman inverse
-// times M the identity, and the distance from the Appendix.
+// The polypeptide inertia matrix of the file's atoms on Table II's chain, which is not the
+// Appendix's M_poly: that one was computed on another chain with other masses and inertias
+// (PrintedSeventhColumnFitsThePrintedFramesChainOnly and
+// AppendixReproducedWithMethylMassAndNoProducts below). Pinned: what the file's atoms give (the
+// same digits came from a point-mass computation in Python; InertiaMatrixEqualsTheAtoms below does
+// it here), the Fixman inverse times M the identity, and the distance from the Appendix.
 TEST(ReproduceLeePolypeptide, InertiaMatrixPinned) {
   const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/polyalanine7.yaml");
   const PolypeptideResult r = polypeptide_at_lee_configuration(robot);
@@ -201,6 +202,108 @@ TEST(ReproduceLeePolypeptide, InertiaMatrixEqualsTheAtoms) {
   Workspace<double> ws(robot.model);
   const MatX<double>& gim = generalized_inertia(robot.model, ws, q);
   EXPECT_LT((gim - M).norm(), 1e-9 * M.norm()) << "suite\n" << gim << "\natoms\n" << M;
+}
+
+// Which chain the Appendix's M_poly was computed on. Its seventh column is S_i^T I_7 S_7 (i = 1..7,
+// I_7 the last unit's spatial inertia), so sum_i lambda_i M_i7 = 0 for the lambda with
+// sum_i lambda_i S_i = 0, whatever the units' masses and inertias (checked on random ones). With
+// max |lambda_i| = 1, the printed column satisfies the identity of the chain of the printed frames
+// (gamma_4 = -169.5 deg) to 4e-5 amu A^2, inside its rounding (5e-5 sum |lambda_i| = 1.5e-4), and
+// misses Table II's chain (gamma_4 = 289.5 deg) by 17.1: no mass distribution on Table II's chain
+// gives the printed matrix.
+TEST(ReproduceLeePolypeptide, PrintedSeventhColumnFitsThePrintedFramesChainOnly) {
+  const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/polyalanine7.yaml");
+  const VecX<double> q = lee_configuration(7);
+  const std::vector<DhLink<double>> table = robot.dh, printed = lee_printed_frames_chain(robot.dh);
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> uniform(0.1, 2.0), offset(-1.0, 1.0);
+  for (const std::vector<DhLink<double>>* chain : {&table, &printed}) {
+    const VecX<double> lambda = twist_null_vector(joint_twists(*chain, q));
+    EXPECT_LT((joint_twists(*chain, q) * lambda).norm(), 1e-12);
+    for (int trial = 0; trial < 5; ++trial) {
+      std::vector<DhLink<double>> inertial = *chain;
+      for (DhLink<double>& link : inertial) {  // any masses, centres and inertias
+        link.mass = 20 * uniform(random);
+        link.com = Vec3<double>(offset(random), offset(random), offset(random));
+        const Vec3<double> s(uniform(random), uniform(random), uniform(random));
+        const Mat3<double> R =
+            Eigen::Quaterniond(uniform(random), uniform(random), uniform(random), uniform(random))
+                .normalized()
+                .toRotationMatrix();
+        link.inertia =
+            R * (s.sum() * Mat3<double>::Identity() - Mat3<double>(s.asDiagonal())) * R.transpose();
+      }
+      const Model<double> model(links_from_dh(DhConvention::standard, inertial),
+                                Vec3<double>::Zero());
+      Workspace<double> ws(model);
+      const MatX<double>& M = generalized_inertia(model, ws, q);
+      EXPECT_LT(std::abs(lambda.dot(M.col(6))), 1e-12 * M.norm()) << "trial " << trial;
+      EXPECT_GT(M.col(6).norm(), 1.0);  // not zero by being empty
+    }
+  }
+  const Eigen::Matrix<double, 7, 1> column = lee_M().col(6);
+  const VecX<double> lambda_printed = twist_null_vector(joint_twists(printed, q));
+  const VecX<double> lambda_table = twist_null_vector(joint_twists(table, q));
+  const double rounding_printed = 5e-5 * lambda_printed.cwiseAbs().sum();
+  const double rounding_table = 5e-5 * lambda_table.cwiseAbs().sum();
+  std::cout << "[polypeptide] sum lambda_i M_i7 of the printed M: printed frames' chain "
+            << lambda_printed.dot(column) << " (rounding " << rounding_printed << "), Table II's "
+            << lambda_table.dot(column) << " (rounding " << rounding_table << ")\n";
+  EXPECT_LT(std::abs(lambda_printed.dot(column)), rounding_printed);
+  EXPECT_GT(std::abs(lambda_table.dot(column)), 1e4 * rounding_table);
+}
+
+// The Appendix reproduced: on the chain of the printed frames, units of mass C + 3 H (C_alpha
+// units), C + O and N + H with no products of inertia in Lee's axes give the printed M_poly to its
+// rounding (every entry within 5e-5), and their M^-1 (extended Fixman) the printed M_poly^-1 to its
+// rounding too: the printed inverse is the printed M's, to four decimals (M_poly M_poly^-1 is I_7
+// only to 0.04, the rounding of M^-1). Both departures from §4.3's description are needed: the
+// file's atoms with the C_alpha units' mass set to C + 3 H and their products of inertia dropped
+// come within 0.32 of every printed entry, the file as it is 295 off, either change alone 11 or
+// 295.
+TEST(ReproduceLeePolypeptide, AppendixReproducedWithMethylMassAndNoProducts) {
+  const RobotFile robot = load_robot_file(DENOC_ROBOTS_DIR "/polyalanine7.yaml");
+  const PolypeptideResult r = polypeptide_at(lee_appendix_chain(robot.dh), lee_configuration(7));
+  const double dM = (r.M - lee_M()).cwiseAbs().maxCoeff();
+  const double dMinv = (r.Minv - lee_Minv()).cwiseAbs().maxCoeff();
+  std::cout << "[polypeptide] parameter set of the Appendix: largest |M - M_Appendix| " << dM
+            << ", |M^-1 - M^-1_Appendix| " << dMinv << "\n";
+  EXPECT_LT(dM, 5e-5);
+  EXPECT_LT(dMinv, 5e-5);
+  EXPECT_TRUE((r.M * r.Minv).isApprox(MatX<double>::Identity(7, 7), 1e-12));
+  for (const LeeUnit& u : lee_appendix_units()) {  // rigid bodies: second moments >= 0
+    EXPECT_GT(u.mass, 0);
+    const Vec3<double> second = Vec3<double>::Constant(u.moments.sum() / 2) - u.moments;
+    EXPECT_GT(second.minCoeff(), -1e-12);
+  }
+  for (int k = 0; k < 7; ++k)  // the centres where the printed T_k^c put them
+    EXPECT_LT(
+        tc_difference(r.Tc[static_cast<std::size_t>(k)], lee_Tc()[static_cast<std::size_t>(k)]),
+        1e-3)
+        << "T_" << k + 1 << "^c";
+
+  const Eigen::Matrix<double, 7, 7> printed_inverse = lee_M().inverse();
+  EXPECT_LT((printed_inverse - lee_Minv()).cwiseAbs().maxCoeff(), 5e-5);
+  const double identity =
+      (lee_M() * lee_Minv() - Eigen::Matrix<double, 7, 7>::Identity()).cwiseAbs().maxCoeff();
+  EXPECT_GT(identity, 0.01);
+  EXPECT_LT(identity, 0.05);
+
+  // The file's own units, changed in one, the other or both ways, on the same chain.
+  const double methyl = 12.0107 + 3 * 1.00794;
+  auto largest_difference = [&](bool methyl_mass, bool no_products) {
+    std::vector<DhLink<double>> dh = lee_printed_frames_chain(robot.dh);
+    for (std::size_t k = 0; k < dh.size(); ++k) {
+      if (methyl_mass && k % 3 == 0) dh[k].mass = methyl;
+      // Lee's axes are the DH axes permuted with a sign (P): the same products vanish in both.
+      if (no_products) dh[k].inertia = Mat3<double>(dh[k].inertia.diagonal().asDiagonal());
+    }
+    return (polypeptide_at(dh, lee_configuration(7)).M - lee_M()).cwiseAbs().maxCoeff();
+  };
+  EXPECT_GT(largest_difference(false, false), 250);
+  EXPECT_GT(largest_difference(true, false), 10);
+  EXPECT_GT(largest_difference(false, true), 250);
+  EXPECT_LT(largest_difference(true, true), 0.35);
 }
 
 // Lee et al.'s Fig. 3 computation: M x = b by the four solves agree on a long polypeptide

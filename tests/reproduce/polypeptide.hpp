@@ -126,6 +126,88 @@ inline Eigen::Matrix<double, 7, 7> lee_M() {
   return m;
 }
 
+// The Appendix's M_poly^-1, printed to four decimals.
+inline Eigen::Matrix<double, 7, 7> lee_Minv() {
+  Eigen::Matrix<double, 7, 7> m;
+  m << 0.0025, 0.0014, 0.0016, -0.0047, 0.0022, -0.0021, -0.0012,  //
+      0.0014, 0.0049, 0.0010, -0.0089, -0.0021, 0.0026, -0.0047,   //
+      0.0016, 0.0010, 0.0194, -0.0078, 0.0137, -0.0202, -0.0015,   //
+      -0.0047, -0.0089, -0.0078, 0.0536, 0.0389, 0.0064, -0.0013,  //
+      0.0022, -0.0021, 0.0137, 0.0389, 0.0735, -0.0127, -0.0164,   //
+      -0.0021, 0.0026, -0.0202, 0.0064, -0.0127, 0.0629, -0.0510,  //
+      -0.0012, -0.0047, -0.0015, -0.0013, -0.0164, -0.0510, 0.1140;
+  return m;
+}
+
+// The chain of the paper's T_4^c..T_7^c: gamma_4 = -169.5 and gamma_7 = 69.5 deg (the DH
+// alpha_4, alpha_7) in place of Table II's 289.5 and 70.5.
+inline std::vector<DhLink<double>> lee_printed_frames_chain(std::vector<DhLink<double>> dh) {
+  constexpr double deg = 3.14159265358979323846 / 180;
+  dh[3].alpha = -169.5 * deg;
+  dh[6].alpha = 69.5 * deg;
+  return dh;
+}
+
+// The unit twists S_i = (z_{i-1}; o_{i-1} x z_{i-1}) of the joints at q, in the DH base frame
+// (joint i turns about z_{i-1} through o_{i-1}): a 6 x n matrix.
+inline MatX<double> joint_twists(const std::vector<DhLink<double>>& dh, const VecX<double>& q) {
+  MatX<double> S(6, q.size());
+  Eigen::Matrix4d T = Eigen::Matrix4d::Identity();
+  for (Eigen::Index k = 0; k < q.size(); ++k) {
+    const Eigen::Vector3d z = T.block<3, 1>(0, 2), o = T.block<3, 1>(0, 3);
+    S.col(k) << z, o.cross(z);
+    T = T * dh_standard(dh[static_cast<std::size_t>(k)], q[k]);
+  }
+  return S;
+}
+
+// Seven twists in six dimensions are dependent: sum_i lambda_i S_i = 0. lambda spans the null
+// space of the 6 x 7 twist matrix (one-dimensional when the twists span R^6), scaled to
+// max |lambda_i| = 1. For i <= 7, M_i7 = S_i^T I_7 S_7 with I_7 the last unit's spatial inertia
+// alone, so sum_i lambda_i M_i7 = (sum_i lambda_i S_i)^T I_7 S_7 = 0 whatever the units' masses,
+// centres and inertias: a property of the chain's axes alone.
+inline VecX<double> twist_null_vector(const MatX<double>& S) {
+  const Eigen::JacobiSVD<MatX<double>> svd(S, Eigen::ComputeFullV);
+  VecX<double> lambda = svd.matrixV().col(S.cols() - 1);
+  return lambda / lambda.cwiseAbs().maxCoeff();
+}
+
+// A parameter set that gives the Appendix's M_poly to its printed rounding: the chain of the
+// printed frames (lee_printed_frames_chain), each unit's mass, centre and principal moments of
+// inertia in Lee's axes of its frame (x along the outgoing bond, z normal to the two backbone
+// bonds), with no products of inertia in those axes. Masses: C + 3 H for the C_alpha units (the
+// methyl group's mass, not C_alpha + H_alpha + CH3), C + O and N + H for the others; the two
+// planar units are laminae in their plane (I_zz = I_xx + I_yy, centre at z = 0). The centres and
+// moments were fitted to the printed M by least squares (14 numbers for its 28 entries); the
+// centres lie within 5e-4 A, the printed T_k^c's rounding, of the centres the paper prints.
+struct LeeUnit {
+  double mass;
+  Eigen::Vector3d centre;   // A, Lee's axes
+  Eigen::Vector3d moments;  // I_xx, I_yy, I_zz about the centre, amu A^2, Lee's axes
+};
+
+inline std::array<LeeUnit, 3> lee_appendix_units() {
+  const double C = 12.0107, N = 14.00674, H = 1.00794, O = 15.9994;
+  const double co_xx = 7.2626954, co_yy = 3.1332729, nh_xx = 0.7286558, nh_yy = 0.2266623;
+  return {{{C + 3 * H, {-0.2845995, -0.4026008, 0.6338998}, {16.1439099, 14.4210657, 5.1658475}},
+           {C + O, {-0.3860006, 0.5877020, 0}, {co_xx, co_yy, co_xx + co_yy}},
+           {N + H, {-0.0330017, -0.0591000, 0}, {nh_xx, nh_yy, nh_xx + nh_yy}}}};
+}
+
+// The 7-link chain with the units above (C_alpha, C'+O, N+H repeated), through P into the DH
+// frames: com = (c_z, -c_y, c_x) and the principal moments reordered (I_zz, I_yy, I_xx).
+inline std::vector<DhLink<double>> lee_appendix_chain(const std::vector<DhLink<double>>& dh) {
+  std::vector<DhLink<double>> chain = lee_printed_frames_chain(dh);
+  const std::array<LeeUnit, 3> units = lee_appendix_units();
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    const LeeUnit& u = units[k % 3];
+    chain[k].mass = u.mass;
+    chain[k].com = Vec3<double>(u.centre.z(), -u.centre.y(), u.centre.x());
+    chain[k].inertia = Vec3<double>(u.moments.z(), u.moments.y(), u.moments.x()).asDiagonal();
+  }
+  return chain;
+}
+
 // Largest |T_k^c - paper| over the entries of frame k.
 inline double tc_difference(const Eigen::Matrix4d& T, const std::array<double, 12>& paper) {
   double worst = 0;
