@@ -21,6 +21,18 @@ using namespace denoc::reproduce;
 
 constexpr std::size_t kUdu = 0, kCholesky = 1, kGibbsAppell = 2, kFixman = 3;
 
+// A rigid body's inertia about its centre, any one: I = tr(S) 1 - S from second moments
+// S = R diag(s) R^T, s > 0, with s and a rotation R drawn from `uniform` (positive numbers).
+Mat3<double> random_rigid_inertia(std::mt19937& random,
+                                  std::uniform_real_distribution<double>& uniform) {
+  const Vec3<double> s(uniform(random), uniform(random), uniform(random));
+  const Mat3<double> R =
+      Eigen::Quaterniond(uniform(random), uniform(random), uniform(random), uniform(random))
+          .normalized()
+          .toRotationMatrix();
+  return R * (s.sum() * Mat3<double>::Identity() - Mat3<double>(s.asDiagonal())) * R.transpose();
+}
+
 // Mata et al. (2002) Table 5 claim the CRBA loses most in single precision (largest and mean
 // error in qdd_2: ABA 0.4976 / 0.01324, CRBA 1.2922 / 0.2751, GA 0.5340 / 0.008761 rad/s^2).
 // The suite finds U D U^T < Gibbs-Appell < Cholesky in both the largest and the mean error, for
@@ -225,13 +237,7 @@ TEST(ReproduceLeePolypeptide, PrintedSeventhColumnFitsThePrintedFramesChainOnly)
       for (DhLink<double>& link : inertial) {  // any masses, centres and inertias
         link.mass = 20 * uniform(random);
         link.com = Vec3<double>(offset(random), offset(random), offset(random));
-        const Vec3<double> s(uniform(random), uniform(random), uniform(random));
-        const Mat3<double> R =
-            Eigen::Quaterniond(uniform(random), uniform(random), uniform(random), uniform(random))
-                .normalized()
-                .toRotationMatrix();
-        link.inertia =
-            R * (s.sum() * Mat3<double>::Identity() - Mat3<double>(s.asDiagonal())) * R.transpose();
+        link.inertia = random_rigid_inertia(random, uniform);
       }
       const Model<double> model(links_from_dh(DhConvention::standard, inertial),
                                 Vec3<double>::Zero());
@@ -514,14 +520,7 @@ TEST(ReproduceLeePuma, PrintedWristEntriesContradictThePrintedFrames) {
     std::vector<DhLink<double>> inertial = akb.dh;
     for (DhLink<double>& link : inertial) {  // any masses and inertias, the frames' centres
       link.mass = uniform(random);
-      // I = tr(S) 1 - S from second moments S = R diag(s) R^T, s > 0: a rigid body's inertia.
-      const Vec3<double> s(uniform(random), uniform(random), uniform(random));
-      const Mat3<double> R =
-          Eigen::Quaterniond(uniform(random), uniform(random), uniform(random), uniform(random))
-              .normalized()
-              .toRotationMatrix();
-      link.inertia =
-          R * (s.sum() * Mat3<double>::Identity() - Mat3<double>(s.asDiagonal())) * R.transpose();
+      link.inertia = random_rigid_inertia(random, uniform);
     }
     const Model<double> arm = lee_puma_geometry(inertial);
     const MatX<double> M = compare_with_lee_puma(arm).M;
