@@ -11,9 +11,8 @@ OperationCounts count_ridim_quantity(Quantity quantity, Route route, const Model
                                      ConstVectorRef<double> qdd_double,
                                      const std::optional<BodyFrame<double>>& frame) {
   const BodyFrame<double> chosen = frame.value_or(model.tool_frame());
-  QuantityRows<Counted> rows(
-      std::make_shared<const Model<Counted>>(model.cast<Counted>()), quantity, route,
-      {chosen.link, {chosen.placement.R.cast<Counted>(), chosen.placement.p.cast<Counted>()}});
+  QuantityRows<Counted> rows(std::make_shared<const Model<Counted>>(model.cast<Counted>()),
+                             quantity, route, {chosen.link, chosen.placement.cast<Counted>()});
   rows.dynamics().gibbs_appell();  // the workspaces built before anything is counted
   rows.dynamics().fixman();
   const VecX<Counted> q = counted(q_double), qd = counted(qd_double), qdd = counted(qdd_double);

@@ -46,6 +46,11 @@ struct Transform {
   Vec3<S> operator*(const Vec3<S>& x) const { return R * x + p; }
   // The parent frame seen from the child: (R^T, -R^T p).
   Transform inverse() const { return {R.transpose(), -(R.transpose() * p)}; }
+  // The same transform in another scalar type (Model::cast).
+  template <typename T>
+  Transform<T> cast() const {
+    return {R.template cast<T>(), p.template cast<T>()};
+  }
 
   static Transform rot_x(S angle);
   static Transform rot_z(S angle);
@@ -91,6 +96,11 @@ struct RigidBody {
   S mass = 0;
   Vec3<S> com = Vec3<S>::Zero();
   Mat3<S> inertia = Mat3<S>::Zero();
+
+  template <typename T>
+  RigidBody<T> cast() const {
+    return {static_cast<T>(mass), com.template cast<T>(), inertia.template cast<T>()};
+  }
 };
 template <typename S>
 using Payload = RigidBody<S>;
@@ -405,31 +415,20 @@ Model<T> Model<S>::cast() const {
     LinkSpec<T> c;
     c.type = l.type;
     c.parent = l.parent;
-    c.placement.R = l.placement.R.template cast<T>();
-    c.placement.p = l.placement.p.template cast<T>();
+    c.placement = l.placement.template cast<T>();
     c.mass = static_cast<T>(l.mass);
     c.com = l.com.template cast<T>();
     c.inertia = l.inertia.template cast<T>();
     c.drive = {static_cast<T>(l.drive.Jm), static_cast<T>(l.drive.G), static_cast<T>(l.drive.B),
                static_cast<T>(l.drive.Tc_pos), static_cast<T>(l.drive.Tc_neg)};
-    c.reaction_frame.R = l.reaction_frame.R.template cast<T>();
-    c.reaction_frame.p = l.reaction_frame.p.template cast<T>();
+    c.reaction_frame = l.reaction_frame.template cast<T>();
     c.reaction_frame_undoes_motion = l.reaction_frame_undoes_motion;
     links.push_back(c);
   }
-  Transform<T> tool;
-  tool.R = tool_.R.template cast<T>();
-  tool.p = tool_.p.template cast<T>();
-  Payload<T> payload;
-  payload.mass = static_cast<T>(payload_.mass);
-  payload.com = payload_.com.template cast<T>();
-  payload.inertia = payload_.inertia.template cast<T>();
+  const Transform<T> tool = tool_.template cast<T>();
+  const Payload<T> payload = payload_.template cast<T>();
   if (!floating_) return Model<T>(links, gravity_.template cast<T>(), tool, payload);
-  RigidBody<T> base;
-  base.mass = static_cast<T>(base_body_.mass);
-  base.com = base_body_.com.template cast<T>();
-  base.inertia = base_body_.inertia.template cast<T>();
-  return Model<T>(links, gravity_.template cast<T>(), tool, payload, base);
+  return Model<T>(links, gravity_.template cast<T>(), tool, payload, base_body_.template cast<T>());
 }
 
 }  // namespace denoc
