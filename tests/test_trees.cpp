@@ -108,10 +108,7 @@ TEST(InverseDynamics, GravityAndBiasAreTauAtRest) {
 // Two arms on one fixed base do not interact: each arm's torques are those of the arm alone.
 TEST(InverseDynamics, TwoArmsOnAFixedBaseAreEachArmAlone) {
   TreeGenerator gen(5);
-  const TreeGenerator::TwoArms arms = gen.two_arms(4, 3);
-  const Model<double> tree = gen.model(arms.both), a = gen.model(arms.left),
-                      b = gen.model(arms.right);
-  ASSERT_FALSE(tree.is_chain());
+  const auto& [tree, a, b] = gen.two_arms(4, 3);  // the tree, each arm alone
   denoc::Workspace<double> ws_tree(tree), ws_a(a), ws_b(b);
   const VecX q = gen.positions(tree), qd = gen.vector(7, 2.0), qdd = gen.vector(7, 5.0);
   const VecX tau = denoc::inverse_dynamics(tree, ws_tree, q, qd, qdd);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "denoc/denoc.hpp"
@@ -73,20 +74,40 @@ class TreeGenerator {
   // Two random arms of `left` and `right` links side by side on the base: the tree (left's links
   // first, then right's) and each arm alone, as chains.
   struct TwoArms {
-    std::vector<denoc::LinkSpec<double>> left, right, both;
+    denoc::Model<double> both, left, right;
   };
   TwoArms two_arms(int left, int right) {
-    TwoArms arms;
+    std::vector<denoc::LinkSpec<double>> left_links, right_links;
     for (int i = 0; i < left; ++i)
-      arms.left.push_back(link(i - 1));
+      left_links.push_back(link(i - 1));
     for (int i = 0; i < right; ++i)
-      arms.right.push_back(link(i - 1));
-    arms.both = arms.left;
-    for (denoc::LinkSpec<double> l : arms.right) {
+      right_links.push_back(link(i - 1));
+    std::vector<denoc::LinkSpec<double>> both = left_links;
+    for (denoc::LinkSpec<double> l : right_links) {
       l.parent = l.parent < 0 ? -1 : l.parent + left;
-      arms.both.push_back(l);
+      both.push_back(l);
     }
+    TwoArms arms{model(both), model(left_links), model(right_links)};
+    if (arms.both.is_chain() || !arms.left.is_chain() || !arms.right.is_chain())
+      throw std::logic_error("two_arms: not a tree of two chains");
     return arms;
+  }
+
+  // [of_left 0; 0 of_right] and [of_left; of_right]: the tree's matrix or vector that two arms
+  // which do not interact give.
+  static denoc::MatX<double> block_diagonal(const denoc::MatX<double>& of_left,
+                                            const denoc::MatX<double>& of_right) {
+    denoc::MatX<double> m = denoc::MatX<double>::Zero(of_left.rows() + of_right.rows(),
+                                                      of_left.cols() + of_right.cols());
+    m.topLeftCorner(of_left.rows(), of_left.cols()) = of_left;
+    m.bottomRightCorner(of_right.rows(), of_right.cols()) = of_right;
+    return m;
+  }
+  static denoc::VecX<double> stacked(const denoc::VecX<double>& of_left,
+                                     const denoc::VecX<double>& of_right) {
+    denoc::VecX<double> v(of_left.size() + of_right.size());
+    v << of_left, of_right;
+    return v;
   }
 
   denoc::Model<double> model(const std::vector<denoc::LinkSpec<double>>& links) {
