@@ -231,6 +231,35 @@ TEST(FloatingBase, UduFactorsRebuildTheInertiaMatrix) {
   EXPECT_LT(worst, 1e-13);
 }
 
+// The pivots that a run's positive-definiteness check computes on a workspace of its own
+// (udu_pivots: Eqs. 47-50 alone) are bit for bit those the O(n) forward dynamics leaves. A base
+// whose inertia no rigid body has (moments of -100 kg m^2, as inertia_checks: warn may let in)
+// makes the base's pivot M^_0 indefinite, which they report, the joints' pivots still positive.
+TEST(FloatingBase, PivotsOfTheirOwnAreTheForwardDynamicsPivots) {
+  TreeGenerator gen(83);
+  for (const denoc_test::TreeShape& shape : shapes()) {
+    const Model<double> model = floating_model(gen, shape);
+    denoc::Workspace<double> ws(model);
+    denoc::PivotWorkspace<double> own(model);
+    const VecX q = random_coordinates(gen, model);
+    denoc::forward_dynamics(model, ws, q, gen.vector(model.nv(), 1), gen.vector(model.nv(), 1));
+    const denoc::UduPivots<double> pivots = denoc::udu_pivots(model, own, q);
+    EXPECT_TRUE(pivots.base_positive_definite);
+    EXPECT_EQ(pivots.joints, denoc::last_udu_pivots(model, ws).joints);
+  }
+  denoc::RigidBody<double> no_body = denoc_test::random_base_body(gen);
+  no_body.inertia = -100 * denoc::Mat3<double>::Identity();
+  const Model<double> model(gen.tree({2, 3, 25}), Vec3<double>(0, 0, -9.81), Transform<double>(),
+                            denoc::Payload<double>(), no_body);
+  denoc::PivotWorkspace<double> own(model);
+  const VecX q = random_coordinates(gen, model);
+  const denoc::UduPivots<double> pivots = denoc::udu_pivots(model, own, q);
+  EXPECT_FALSE(pivots.base_positive_definite);
+  EXPECT_GT(pivots.joints.minCoeff(), 0);
+  denoc::PivotWorkspace<double> other(floating_model(gen, {1, 1, 1}));
+  EXPECT_THROW(denoc::udu_pivots(model, other, q), std::invalid_argument);
+}
+
 // An external wrench w (world frame) on a frame of a link or of the base: the forces become
 // those of no wrench less J^T w, J the frame's world Jacobian; and forces on every rate, the
 // base's included, come back from both forward dynamics routes.

@@ -175,8 +175,8 @@ TEST(OperationCounts, UduForwardDynamicsIsTheSumOfItsSteps) {
     step[0] = denoc::count_operations([&] { denoc::update_joint_frames(model, ws, q); });
     step[1] = denoc::count_operations(
         [&] { denoc::forward_recursion(model, ws, qd, ws.id.zeros, chain_topology); });
-    step[2] =
-        denoc::count_operations([&] { denoc::articulated_body_masses(model, ws, chain_topology); });
+    step[2] = denoc::count_operations(
+        [&] { denoc::articulated_body_masses(model, ws, ws.articulated, chain_topology); });
     step[3] =
         denoc::count_operations([&] { denoc::solve_unit_upper(model, ws, tau, chain_topology); });
     step[4] = denoc::count_operations(

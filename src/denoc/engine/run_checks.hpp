@@ -28,8 +28,8 @@ class PositiveDefiniteCheck {
   PositiveDefiniteCheck(const RobotFile& robot, const Model<double>& model, bool needed);
 
   bool on() const { return ws_.has_value(); }
-  // From a factorisation of its own at q (the joints' pivots and the floating base's, Eqs. 47-50
-  // only), for the routes whose factors it cannot read. Throws RunError "the inertia matrix is
+  // From Eqs. (47)-(50) of its own at q (the joints' pivots and the floating base's), for the
+  // routes whose factors it cannot read. Throws RunError "the inertia matrix is
   // not positive definite (pivot i ...)".
   void check(ConstVectorRef<double> q);
   // The same with "at t = T: " before the message.
@@ -44,8 +44,8 @@ class PositiveDefiniteCheck {
   void check_pivots(const UduPivots<double>& pivots) const;
 
   const Model<double>& model_;
-  std::optional<Workspace<double>> ws_;  // only when the check is on
-  std::string accepted_by_;              // the key or option that let the links in
+  std::optional<PivotWorkspace<double>> ws_;  // only when the check is on
+  std::string accepted_by_;                   // the key or option that let the links in
 };
 
 }  // namespace denoc

@@ -80,7 +80,7 @@ EIGEN_ALWAYS_INLINE void transfer_articulated(const Mat3<S>& E, const Vec3<S>& e
 // memory, and the chain's articulated masses took 1.07x as long.
 template <typename S>
 EIGEN_ALWAYS_INLINE void articulated_pivot(const Joint<S>& joint, const Mat3<S>& E,
-                                           const Vec3<S>& ell, int i, Workspace<S>& ws,
+                                           const Vec3<S>& ell, int i, ArticulatedData<S>& data,
                                            const Vec3<S>& n_hat, const Vec3<S>& f_hat) {
   // m^_i = p_i^T M^_i p_i, Eq. (47), plus the rotor inertia G^2 Jm of the drive
   // (docs/robot-file.md): the diagonal entry i_ii of I gains it, and the reverse elimination of
@@ -88,12 +88,12 @@ EIGEN_ALWAYS_INLINE void articulated_pivot(const Joint<S>& joint, const Mat3<S>&
   // use this m^_i.
   const S m_hat = joint_force(joint.p, n_hat, f_hat) + joint.rotor_inertia;
   Vec3<S> n = n_hat / m_hat, f = f_hat / m_hat;
-  ws.articulated.m_hat[i] = m_hat;
-  angular(ws.articulated.psi[i]) = n;  // half by half (see forward_recursion)
-  linear(ws.articulated.psi[i]) = f;
+  data.m_hat[i] = m_hat;
+  angular(data.psi[i]) = n;  // half by half (see forward_recursion)
+  linear(data.psi[i]) = f;
   transfer_wrench(E, ell, n, f);
-  angular(ws.articulated.psi_parent[i]) = n;
-  linear(ws.articulated.psi_parent[i]) = f;
+  angular(data.psi_parent[i]) = n;
+  linear(data.psi_parent[i]) = f;
 }
 
 // On a tree, M^_i = M_i + the sum its children left in ws.articulated.children_mass[i] (Eq. 50
@@ -110,12 +110,13 @@ EIGEN_ALWAYS_INLINE void gather_children_mass(const Joint<S>& joint, const Mat6<
 // On a tree, joint i's term of its parent's sum in Eq. (50):
 // B_{i,lambda(i)}^T (M^_i - psi^_i psi_i^T) B_{i,lambda(i)}, added into the parent's entry.
 template <typename S>
-EIGEN_ALWAYS_INLINE void scatter_to_parent(const Workspace<S>& ws, int i, const Vec3<S>& n_hat,
-                                           const Vec3<S>& f_hat, ArticulatedMass<S>& M_hat,
-                                           Mat6<S>& parent) {
-  subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.articulated.psi[i])),
-                        Vec3<S>(linear(ws.articulated.psi[i])));
-  transfer_articulated(ws.E[i], ws.ell[i], M_hat);  // A and C whole, mirrored
+EIGEN_ALWAYS_INLINE void scatter_to_parent(const KinematicsWorkspace<S>& frames,
+                                           const ArticulatedData<S>& data, int i,
+                                           const Vec3<S>& n_hat, const Vec3<S>& f_hat,
+                                           ArticulatedMass<S>& M_hat, Mat6<S>& parent) {
+  subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(data.psi[i])),
+                        Vec3<S>(linear(data.psi[i])));
+  transfer_articulated(frames.E[i], frames.ell[i], M_hat);  // A and C whole, mirrored
   parent.template topLeftCorner<3, 3>() += M_hat.A;
   parent.template topRightCorner<3, 3>() += M_hat.K;
   parent.template bottomRightCorner<3, 3>() += M_hat.C;
@@ -127,24 +128,26 @@ EIGEN_ALWAYS_INLINE void scatter_to_parent(const Workspace<S>& ws, int i, const 
 // joint to the next: only psi_i, m^_i and psi_{i-1,i} are kept. On a tree the bracket sums over
 // the children of i (Shah, Saha and Dutt 2013): each child, complete before its parent since it
 // comes later in the numbering, adds its term into the parent's entry (docs/trees.md).
+// Reads the joint frames only (`frames`) and writes `data` only.
 template <typename S, typename Topology>
-void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology topology) {
+void articulated_body_masses(const Model<S>& model, const KinematicsWorkspace<S>& frames,
+                             ArticulatedData<S>& data, Topology topology) {
   ArticulatedMass<S> M_hat;
   Vec3<S> n_hat, f_hat;  // psi^_i = M^_i p_i = [n^; f^], kept for joint i - 1
   if constexpr (!Topology::chain) {
-    for (Mat6<S>& M : ws.articulated.children_mass)
+    for (Mat6<S>& M : data.children_mass)
       M.setZero();
     // A floating base gathers its children's terms as any parent does (docs/floating-base.md).
-    ws.articulated.M_hat_0.setZero();
+    data.M_hat_0.setZero();
   }
   for (int i = model.dof() - 1; i >= 0; --i) {
     const Joint<S>& joint = model.joint(i);
     if constexpr (!Topology::chain) {
-      gather_children_mass(joint, ws.articulated.children_mass[i], M_hat);
+      gather_children_mass(joint, data.children_mass[i], M_hat);
     } else if (i + 1 < model.dof()) {
-      subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(ws.articulated.psi[i + 1])),
-                            Vec3<S>(linear(ws.articulated.psi[i + 1])));
-      transfer_articulated(ws.E[i + 1], ws.ell[i + 1], M_hat);
+      subtract_joint_motion(M_hat, n_hat, f_hat, Vec3<S>(angular(data.psi[i + 1])),
+                            Vec3<S>(linear(data.psi[i + 1])));
+      transfer_articulated(frames.E[i + 1], frames.ell[i + 1], M_hat);
       M_hat.A += joint.M.rotational;  // M_i about C_i: [I_i 0; 0 m_i 1], no first moment
       M_hat.C.diagonal().array() += joint.M.mass;
     } else {
@@ -157,13 +160,13 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology t
     const Vec3<S> p_v = linear(joint.p);
     n_hat = s * M_hat.A.col(2) + M_hat.K * p_v;
     f_hat = s * M_hat.K.row(2).transpose() + M_hat.C * p_v;
-    articulated_pivot(joint, ws.E[i], ws.ell[i], i, ws, n_hat, f_hat);
+    articulated_pivot(joint, frames.E[i], frames.ell[i], i, data, n_hat, f_hat);
     if constexpr (!Topology::chain) {
       const int parent = topology.parent(i);
       if (parent >= 0)
-        scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.articulated.children_mass[parent]);
+        scatter_to_parent(frames, data, i, n_hat, f_hat, M_hat, data.children_mass[parent]);
       else if (model.floating())
-        scatter_to_parent(ws, i, n_hat, f_hat, M_hat, ws.articulated.M_hat_0);
+        scatter_to_parent(frames, data, i, n_hat, f_hat, M_hat, data.M_hat_0);
     }
   }
 }
@@ -172,7 +175,8 @@ void articulated_body_masses(const Model<S>& model, Workspace<S>& ws, Topology t
 template <typename S>
 void articulated_body_masses(const Model<S>& model, Workspace<S>& ws) {
   require_workspace(model, ws, "articulated_body_masses");
-  with_topology(model, [&](auto topology) { articulated_body_masses(model, ws, topology); });
+  with_topology(
+      model, [&](auto topology) { articulated_body_masses(model, ws, ws.articulated, topology); });
 }
 
 // tau^ = U^-1 phi with phi = tau - h, from the tip inwards:                         (33)-(35)
@@ -255,8 +259,8 @@ void solve_unit_lower(const Model<S>& model, Workspace<S>& ws, Topology topology
 
 // M^_0 = M_0 + the sum the joints on the base left in ws.articulated.M_hat_0 (Eq. 50 at the base).
 template <typename S>
-Mat6<S> base_articulated_mass(const Model<S>& model, const Workspace<S>& ws) {
-  Mat6<S> M = ws.articulated.M_hat_0;  // [A K; . C], K^T still to place
+Mat6<S> base_articulated_mass(const Model<S>& model, const ArticulatedData<S>& data) {
+  Mat6<S> M = data.M_hat_0;  // [A K; . C], K^T still to place
   M.template bottomLeftCorner<3, 3>() = M.template topRightCorner<3, 3>().transpose();
   M += model.base_inertia().matrix();
   return M;
@@ -264,9 +268,9 @@ Mat6<S> base_articulated_mass(const Model<S>& model, const Workspace<S>& ws) {
 
 // M^_0 factored: the base's pivot. False unless it is positive definite.
 template <typename S>
-bool factor_base_pivot(const Model<S>& model, Workspace<S>& ws) {
-  ws.articulated.pivot_0.compute(base_articulated_mass(model, ws));
-  return ws.articulated.pivot_0.info() == Eigen::Success;
+bool factor_base_pivot(const Model<S>& model, ArticulatedData<S>& data) {
+  data.pivot_0.compute(base_articulated_mass(model, data));
+  return data.pivot_0.info() == Eigen::Success;
 }
 
 // The base's accelerations [dw; dv] from M^_0 a_0 = f_0 - zeta_0: zeta_0 the base body's own
@@ -329,8 +333,9 @@ const VecX<S>& floating_forward_dynamics(const Model<S>& model, Workspace<S>& ws
   bool factored = false;
   with_topology(model, [&](auto topology) {
     forward_recursion(model, ws, joint_rates(model, v), ws.id.zeros, topology);
-    articulated_body_masses(model, ws, topology);  // Eqs. (47)-(50), M^_0's sum included
-    if (!(factored = factor_base_pivot(model, ws))) return;
+    // Eqs. (47)-(50), M^_0's sum included
+    articulated_body_masses(model, ws, ws.articulated, topology);
+    if (!(factored = factor_base_pivot(model, ws.articulated))) return;
     floating_solve(model, ws, joint_forces, topology);
   });
   if (!factored) {
@@ -374,9 +379,9 @@ const VecX<S>& forward_dynamics(const Model<S>& model, Workspace<S>& ws, ConstVe
                                 ConstVectorRef<S> qd, ConstVectorRef<S> tau) {
   update_joint_frames(model, ws, q);
   with_topology(model, [&](auto topology) {
-    forward_recursion(model, ws, qd, ws.id.zeros, topology);  // the motion of h in Eq. (33)
-    articulated_body_masses(model, ws, topology);             // Eqs. (47)-(50)
-    solve_unit_upper(model, ws, tau, topology);               // tau^ = U^-1 (tau - h), (33)-(35)
+    forward_recursion(model, ws, qd, ws.id.zeros, topology);       // the motion of h in Eq. (33)
+    articulated_body_masses(model, ws, ws.articulated, topology);  // Eqs. (47)-(50)
+    solve_unit_upper(model, ws, tau, topology);  // tau^ = U^-1 (tau - h), (33)-(35)
     // tau~ = D^-1 tau^, Section 5.2
     ws.articulated.tau_hat.array() /= ws.articulated.m_hat.array();
     solve_unit_lower(model, ws, topology);  // qdd, Eqs. (36)-(37)
@@ -423,7 +428,7 @@ void udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
   update_joint_frames(model, ws, q);
   ws.articulated.U.setIdentity(model.dof(), model.dof());  // sized at the first call
   with_topology(model, [&](auto topology) {
-    articulated_body_masses(model, ws, topology);
+    articulated_body_masses(model, ws, ws.articulated, topology);
     for (int k = model.dof() - 1; k > 0; --k) {
       Vec6<S> psi_ik = ws.articulated.psi[k];
       for (int j = k, i = topology.parent(k); i >= 0; j = i, i = topology.parent(i)) {
@@ -471,8 +476,8 @@ void floating_udu_factors(const Model<S>& model, Workspace<S>& ws, ConstVectorRe
       psi = transfer_wrench(ws.E[j], ws.ell[j], psi);  // B_{j,lambda(j)}^T, to the base
     write_linear_first(psi, U.col(6 + k).template head<6>());
   }
-  const Mat6<S> M = base_articulated_mass(model, ws);  // [angular; linear]
-  Mat6<S> pivot;                                       // in the order [v; w]
+  const Mat6<S> M = base_articulated_mass(model, ws.articulated);  // [angular; linear]
+  Mat6<S> pivot;                                                   // in the order [v; w]
   pivot << M.template bottomRightCorner<3, 3>(), M.template bottomLeftCorner<3, 3>(),
       M.template topRightCorner<3, 3>(), M.template topLeftCorner<3, 3>();
   factor_udu_6x6(pivot, U.template topLeftCorner<6, 6>(),
@@ -510,20 +515,30 @@ struct UduPivots {
   bool base_positive_definite;
 };
 
+namespace unchecked {
 template <typename S>
-UduPivots<S> udu_pivots(const Model<S>& model, Workspace<S>& ws, ConstVectorRef<S> q) {
-  require_call(model, ws, "udu_pivots", q);
-  update_joint_frames(model, ws, joint_coordinates(model, q));
-  articulated_body_masses(model, ws);
-  if (model.floating()) factor_base_pivot(model, ws);
-  return last_udu_pivots(model, ws);
+UduPivots<S> udu_pivots(const Model<S>& model, const ArticulatedData<S>& data) {
+  return {data.m_hat, !model.floating() || data.pivot_0.info() == Eigen::Success};
+}
+}  // namespace unchecked
+
+// Eqs. (47)-(50) alone, on a workspace of their own (a check that runs beside another route).
+template <typename S>
+UduPivots<S> udu_pivots(const Model<S>& model, PivotWorkspace<S>& ws, ConstVectorRef<S> q) {
+  require_workspace(model, ws, "udu_pivots");
+  require_coordinates(model, "udu_pivots", "q", q);
+  update_joint_frames(model, ws.frames, joint_coordinates(model, q));
+  with_topology(model, [&](auto topology) {
+    articulated_body_masses(model, ws.frames, ws.articulated, topology);
+  });
+  if (model.floating()) factor_base_pivot(model, ws.articulated);
+  return unchecked::udu_pivots(model, ws.articulated);
 }
 
-// The same pivots as the last forward_dynamics of the udu route (or udu_pivots) left them.
+// The same pivots as the last forward_dynamics of the udu route left them.
 template <typename S>
 UduPivots<S> last_udu_pivots(const Model<S>& model, const Workspace<S>& ws) {
-  return {ws.articulated.m_hat,
-          !model.floating() || ws.articulated.pivot_0.info() == Eigen::Success};
+  return unchecked::udu_pivots(model, ws.articulated);
 }
 
 }  // namespace denoc

@@ -311,8 +311,8 @@ const MatX<S>& floating_inverse_inertia_udu(const Model<S>& model, Workspace<S>&
   update_joint_frames(model, ws, joint_coordinates(model, q));
   with_topology(model, [&](auto topology) {
     forward_recursion(model, ws, ws.id.zeros, ws.id.zeros, topology);  // t_i = xi_i = 0
-    articulated_body_masses(model, ws, topology);
-    if (!factor_base_pivot(model, ws)) {
+    articulated_body_masses(model, ws, ws.articulated, topology);
+    if (!factor_base_pivot(model, ws.articulated)) {
       ws.inverse.matrix_floating.setConstant(std::numeric_limits<S>::quiet_NaN());
       return;
     }

@@ -95,6 +95,16 @@ struct ArticulatedData {
   VecX<S> d_floating;                   // the diagonal of that D, 6 + n
 };
 
+// What the pivots of I = U D U^T need and nothing more: the joint frames and the articulated data
+// of Eqs. (47)-(50) (udu_pivots in forward_dynamics.hpp), for a check that runs beside another
+// route and must not disturb its workspace.
+template <typename S>
+struct PivotWorkspace {
+  explicit PivotWorkspace(const Model<S>& model) : frames(model.dof()), articulated(model) {}
+  KinematicsWorkspace<S> frames;
+  ArticulatedData<S> articulated;
+};
+
 // The inverse inertia matrix from the U D U^T factors, O(n^2) (inverse_inertia.hpp).
 template <typename S>
 struct InverseInertiaData {
@@ -145,6 +155,14 @@ struct Workspace : KinematicsWorkspace<S> {
 template <typename S>
 void require_workspace(const Model<S>& model, const Workspace<S>& ws, const char* function) {
   if (ws.id.tau.size() != model.dof() || ws.id.tau_floating.size() != model.nv() ||
+      ws.articulated.children_mass.size() != tree_entries(model))
+    wrong_workspace(function);
+}
+
+template <typename S>
+void require_workspace(const Model<S>& model, const PivotWorkspace<S>& ws, const char* function) {
+  require_workspace(model, ws.frames, function);
+  if (ws.articulated.m_hat.size() != model.dof() ||
       ws.articulated.children_mass.size() != tree_entries(model))
     wrong_workspace(function);
 }
