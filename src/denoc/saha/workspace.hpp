@@ -168,16 +168,21 @@ void require_workspace(const Model<S>& model, const PivotWorkspace<S>& ws, const
 }
 
 // The checks of a DeNOC function that takes either base: the workspace, the coordinates q and,
-// when given, the rates v (arguments.hpp).
+// when given, the rates v (arguments.hpp). The vectors by reference: an Eigen::Ref<const> passed by
+// value is copied, with the empty vector it keeps for a temporary, freed at the end of the call;
+// by reference the checks cost 66 instructions less per call of the inverse dynamics of the
+// Stanford arm under clang 14 (3,715 -> 3,649; 3,494 before the checks), 60 of the forward
+// dynamics (8,516 -> 8,456).
 template <typename S>
 void require_call(const Model<S>& model, const Workspace<S>& ws, const char* function,
-                  ConstVectorRef<S> q) {
+                  const ConstVectorRef<S>& q) {
   require_workspace(model, ws, function);
   require_coordinates(model, function, "q", q);
 }
 template <typename S>
 void require_call(const Model<S>& model, const Workspace<S>& ws, const char* function,
-                  ConstVectorRef<S> q, ConstVectorRef<S> v, const char* rates = "qd") {
+                  const ConstVectorRef<S>& q, const ConstVectorRef<S>& v,
+                  const char* rates = "qd") {
   require_call(model, ws, function, q);
   require_rates(model, function, rates, v);
 }
