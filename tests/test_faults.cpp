@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "support/cli_support.hpp"
@@ -81,6 +83,31 @@ class Faults : public cli::CliTest {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     return status;
+  }
+
+  // Waits (at most 20 s) until `pid` runs `exe` and catches SIGINT and SIGTERM (SigCgt of
+  // /proc/<pid>/status): its handlers are installed. A fixed 300 ms was not always enough; a
+  // sanitizer build's ridim, started while two compilations ran beside the tests, was killed by
+  // the signal's default action before it had installed them.
+  static bool wait_for_stop_handlers(pid_t pid, const std::string& exe) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    const auto caught = [](unsigned long long mask, int signal) {
+      return (mask >> (signal - 1)) & 1ULL;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(proc + "/exe", exe, ec)) {
+        std::ifstream status(proc + "/status");
+        for (std::string line; std::getline(status, line);) {
+          if (line.rfind("SigCgt:", 0) != 0) continue;
+          const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+          if (caught(mask, SIGINT) && caught(mask, SIGTERM)) return true;
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
   }
 
   // Starts `command` (SIGINT and SIGTERM at their defaults), waits until `output` holds some
@@ -239,7 +266,9 @@ TEST_F(Faults, SigintAndSigtermStopAtOnceBeforeTheFirstRow) {
         ::_exit(127);
       }
       ::close(silent[0]);
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));  // blocked by now
+      // Its handlers installed, it blocks on an input that never comes: the signal arrives before
+      // the first row.
+      ASSERT_TRUE(wait_for_stop_handlers(pid, c.exe)) << c.args;
       ::kill(pid, signal);
       const int status = wait_at_most(pid, 5);
       ::close(silent[1]);
