@@ -29,8 +29,8 @@ class PositiveDefiniteCheck {
 
   bool on() const { return ws_.has_value(); }
   // From Eqs. (47)-(50) of its own at q (the joints' pivots and the floating base's), for the
-  // routes whose factors it cannot read. Throws RunError "the inertia matrix is
-  // not positive definite (pivot i ...)".
+  // routes whose factors it cannot read. Throws RunError "the inertia matrix is not positive
+  // definite (pivot i ...)".
   void check(ConstVectorRef<double> q);
   // The same with "at t = T: " before the message.
   void operator()(double t, ConstVectorRef<double> q);
