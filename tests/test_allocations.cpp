@@ -173,6 +173,20 @@ void expect_no_allocation(int n) {
   EXPECT_EQ(
       allocations_after_first([&] { sink += denoc::convective_inertia(model, ws, q, qd)(0, 0); }),
       0);
+  // The derivatives (derivatives/), up to 200 joints: past the order (about 127) where Eigen's own
+  // product would take its packing buffers from the heap.
+  if (n <= 200) {
+    denoc::DerivativesWorkspace<S> d(model);
+    EXPECT_EQ(allocations_after_first([&] {
+                denoc::inverse_dynamics_derivatives(model, d, q, qd, qdd, true);
+                sink += d.dtau_dq(0, 0);
+              }),
+              0);
+    EXPECT_EQ(allocations_after_first([&] {
+                sink += denoc::forward_dynamics_derivatives(model, ws, d, q, qd, qdd)(0, 0);
+              }),
+              0);
+  }
   // Gibbs-Appell (Mata et al. 2002), in the workspace's own section.
   EXPECT_EQ(allocations_after_first(
                 [&] { sink += denoc::gibbs_appell_inverse_dynamics(model, ga, q, qd, qdd)[0]; }),
@@ -256,6 +270,11 @@ void expect_no_allocation_on_tree(int n) {
   EXPECT_EQ(
       allocations_after_first([&] { sink += denoc::convective_inertia(model, ws, q, qd)(0, 0); }),
       0);
+  denoc::DerivativesWorkspace<S> d(model);
+  EXPECT_EQ(allocations_after_first([&] {
+              sink += denoc::forward_dynamics_derivatives(model, ws, d, q, qd, qdd)(0, 0);
+            }),
+            0);
   EXPECT_TRUE(std::isfinite(static_cast<double>(sink)));
 }
 

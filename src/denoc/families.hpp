@@ -1,9 +1,11 @@
-// The algorithm families in one include (saha/, mata/, lee/, the model's kinematics),
-// and the list of their functions: instantiated once per scalar type in instantiate_<S>.cpp,
-// declared extern here for every other file. denoc.hpp adds the engine (engine/dynamics.hpp).
+// The algorithm families in one include (saha/, mata/, lee/, the model's kinematics, the
+// derivatives of the dynamics), and the list of their functions: instantiated once per scalar
+// type in instantiate_<S>.cpp, declared extern here for every other file. denoc.hpp adds the engine
+// (engine/dynamics.hpp).
 #pragma once
 
 #include "denoc/count/counted.hpp"
+#include "denoc/derivatives/forward_dynamics_derivatives.hpp"
 #include "denoc/lee/fixman.hpp"
 #include "denoc/mata/gibbs_appell.hpp"
 #include "denoc/model/dh.hpp"
@@ -56,6 +58,9 @@ namespace denoc {
   X(apply_frame_wrenches, S);                         \
   X(frame_wrench_forces, S);                          \
   X(joint_reactions, S);                              \
+  /* their derivatives (derivatives/) */              \
+  X(inverse_dynamics_derivatives, S);                 \
+  X(forward_dynamics_derivatives, S);                 \
   /* Gibbs-Appell, Mata et al. (2002) (mata/) */      \
   X(gibbs_appell_inverse_dynamics, S);                \
   X(gibbs_appell_bias, S);                            \
