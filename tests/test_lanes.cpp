@@ -90,6 +90,13 @@ VecX<T> scalar_row(const Model<T>& model, Workspace<T>& ws, Quantity quantity, b
       const MatX<T> rows = generalized_inertia(model, ws, q).transpose();
       return Eigen::Map<const VecX<T>>(rows.data(), rows.size());
     }
+    case Quantity::torque_derivatives: {  // the two matrices row by row, one after the other
+      DerivativesWorkspace<T> d(model);
+      inverse_dynamics_derivatives(model, d, q, qd, x, friction);
+      MatX<T> rows(n, 2 * n);
+      rows << d.dtau_dq.transpose(), d.dtau_dv.transpose();
+      return Eigen::Map<const VecX<T>>(rows.data(), rows.size());
+    }
     default:  // the forward dynamics
       return forward_dynamics(model, ws, q, qd, VecX<T>(x - f));
   }
@@ -104,13 +111,16 @@ TEST(Lanes, QuantitiesAgreeWithTheScalarRouteOnEveryFixedBaseRobot) {
     const Samples s(n, rng);
     LaneDynamics lanes(model);
     Workspace<double> ws(model);
-    for (const Quantity quantity : {Quantity::torques, Quantity::bias, Quantity::gravity,
-                                    Quantity::mass_matrix, Quantity::udu}) {  // udu: the FD here
+    for (const Quantity quantity :
+         {Quantity::torques, Quantity::bias, Quantity::gravity, Quantity::mass_matrix,
+          Quantity::torque_derivatives, Quantity::udu}) {  // udu: the FD here
       const bool forward = quantity == Quantity::udu;
       if (!forward) {
         ASSERT_TRUE(LaneDynamics::supports(quantity, Route::denoc, model));
       }
-      const Eigen::Index size = quantity == Quantity::mass_matrix ? n * n : n;
+      const Eigen::Index size = quantity == Quantity::mass_matrix          ? n * n
+                                : quantity == Quantity::torque_derivatives ? 2 * n * n
+                                                                           : n;
       for (const bool friction : {true, false}) {
         MatX<double> expected(size, Samples::count), got(size, Samples::count);
         for (int k = 0; k < Samples::count; ++k)

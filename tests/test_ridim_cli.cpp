@@ -202,6 +202,60 @@ TEST(Quantities, EachRowHasAsManyColumnsAsEntries) {
   }
 }
 
+// The derivatives (docs/derivatives.md): ridim's rows are the library's, friction included,
+// two n x n matrices after t (to rounding: ridim takes packs of samples); their routes are checked,
+// and --count-operations counts them.
+TEST_F(RidimCli, DerivativesAreTheLibrarysWithTheDrivesFriction) {
+  const std::string drives = std::string(DENOC_ROBOTS_DIR) + "/planar3_drives.yaml";
+  std::vector<denoc::VecX<double>> states;
+  write("traj.csv", random_trajectory(3, 4, states));
+  const Result torques = ridim("'" + drives + "' traj.csv --quantity torque-derivatives");
+  ASSERT_EQ(torques.status, 0) << torques.err;
+  const std::vector<std::string> lines = lines_of(torques.out);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0].substr(0, 40), "t,dtau_dq_1_1,dtau_dq_1_2,dtau_dq_1_3,dt");
+  EXPECT_NE(lines[0].find(",dtau_dq_3_3,dtau_dqd_1_1,"), std::string::npos) << lines[0];
+  const denoc::RobotFile robot = denoc::load_robot_file(drives);
+  denoc::Workspace<double> ws(robot.model);
+  denoc::DerivativesWorkspace<double> d(robot.model);
+  for (std::size_t r = 0; r < states.size(); ++r) {
+    const denoc::VecX<double>& x = states[r];
+    const std::vector<double> row = numbers_of(lines[r + 1]);
+    ASSERT_EQ(row.size(), 19u);
+    denoc::inverse_dynamics_derivatives(robot.model, d, x.head(3), x.segment(3, 3), x.tail(3),
+                                        true);
+    // ridim computes them in packs of samples: within 1e-14 of the scalar route (lanes.hpp).
+    const double scale = std::max(d.dtau_dq.cwiseAbs().maxCoeff(), d.dtau_dv.cwiseAbs().maxCoeff());
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        EXPECT_NEAR(row[1 + 3 * i + j], d.dtau_dq(i, j), 1e-14 * scale);
+        EXPECT_NEAR(row[10 + 3 * i + j], d.dtau_dv(i, j), 1e-14 * scale);
+      }
+  }
+  // The viscous friction is in: --no-friction gives the diagonal less G^2 B (0.05 at joint 1).
+  const Result without =
+      ridim("'" + drives + "' traj.csv --quantity torque-derivatives --no-friction");
+  ASSERT_EQ(without.status, 0) << without.err;
+  EXPECT_NEAR(numbers_of(lines[1])[10] - numbers_of(lines_of(without.out)[1])[10], 0.05, 1e-12);
+
+  const Result accelerations =
+      ridim("'" + drives + "' traj.csv --quantity acceleration-derivatives");
+  ASSERT_EQ(accelerations.status, 0) << accelerations.err;
+  EXPECT_EQ(lines_of(accelerations.out)[0].substr(0, 15), "t,dqdd_dq_1_1,d");
+
+  const Result wrong_route =
+      ridim("'" + drives + "' traj.csv --quantity acceleration-derivatives --algorithm denoc");
+  EXPECT_EQ(wrong_route.status, 2);
+  EXPECT_NE(wrong_route.err.find("the routes for it are udu"), std::string::npos)
+      << wrong_route.err;
+  for (const char* quantity : {"torque-derivatives", "acceleration-derivatives"}) {
+    const Result counted =
+        ridim("'" + drives + "' traj.csv --count-operations --quantity " + quantity);
+    ASSERT_EQ(counted.status, 0) << counted.err;
+    EXPECT_EQ(lines_of(counted.out)[1].substr(0, std::string(quantity).size()), quantity);
+  }
+}
+
 TEST_F(RidimCli, StandardInputAndOutputFile) {
   std::vector<denoc::VecX<double>> states;
   const std::string csv = random_trajectory(3, 10, states);

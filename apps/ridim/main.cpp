@@ -76,7 +76,9 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       "terms: C qd = bias - gravity, friction left out), udu (the factors of\n"
       "mass-matrix = U D U^T); in the world frame (docs/legged.md): frame-velocity,\n"
       "frame-acceleration (of the tool frame or --frame), com (the mass, centre of\n"
-      "mass and its velocity), com-jacobian, centroidal-momentum, centroidal-matrix");
+      "mass and its velocity), com-jacobian, centroidal-momentum, centroidal-matrix;\n"
+      "torque-derivatives (d tau/d q, d tau/d qd), acceleration-derivatives (d qdd/d q,\n"
+      "d qdd/d qd at the torques that give qdd) (docs/derivatives.md)");
   denoc::add_name_option(
       app, "--algorithm", algorithm, denoc::route_names(),
       "The route; which apply depends on --quantity:\n"
@@ -93,7 +95,11 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       "coriolis:\n"
       "  denoc (default)  Saha (1999) Eqs. (25)-(29), composite bodies, O(n^2)\n"
       "udu:\n"
-      "  udu (default)    Saha (1997) reverse Gaussian elimination, O(n^2)");
+      "  udu (default)    Saha (1997) reverse Gaussian elimination, O(n^2)\n"
+      "torque-derivatives:\n"
+      "  denoc (default)  recursions over the tree (Carpentier, Mansard 2018)\n"
+      "acceleration-derivatives:\n"
+      "  udu (default)    -M^-1 times those, M^-1 from the U D U^T factors, O(n^3)");
   app.add_flag("--count-operations", options.count_operations,
                "Instead of the rows, count the multiplications, additions, divisions, square\n"
                "roots and sines/cosines of one evaluation of --quantity by --algorithm at the\n"

@@ -201,6 +201,35 @@ class Robot(_denoc.Robot):
         base's wrench first). Shapes (nv,) or (N, nv)."""
         return self._forward(algorithm, friction, q, qd, tau, _threads(threads))
 
+    def _partials(self, values):
+        """A row of two nv x nv matrices (by q, then by qd) as the pair of arrays."""
+        batch, nv = values.shape[:-1], self.nv
+        return (_rows(values[..., :nv * nv], batch, (nv, nv)),
+                _rows(values[..., nv * nv:], batch, (nv, nv)))
+
+    def inverse_dynamics_derivatives(self, q, qd, qdd, friction=True, threads=None):
+        """(dtau_dq, dtau_dqd): the partial derivatives of inverse_dynamics(q, qd, qdd), with its
+        terms (the drives' rotors and, unless friction=False, their viscous friction; Coulomb
+        friction is flat on each side of qd = 0 and adds nothing), by recursions over the tree
+        (docs/derivatives.md). dtau/dqdd is mass_matrix(q). With a floating base the q-columns
+        are taken along the base's tangent space: column j is d/de tau(integrate(q, e u_j)), the
+        base moved by the SE(3) exponential of its six rates in its own frame, as Pinocchio's
+        computeRNEADerivatives. Shapes (nv, nv) each, or (N, nv, nv). As ridim --quantity
+        torque-derivatives."""
+        return self._partials(self._evaluate("torque-derivatives", None, friction, None, q, qd,
+                                             qdd, None, _threads(threads)))
+
+    def forward_dynamics_derivatives(self, q, qd, tau, friction=True, threads=None):
+        """(dqdd_dq, dqdd_dqd, minv): the partial derivatives of forward_dynamics(q, qd, tau)
+        and dqdd/dtau = inverse_mass_matrix(q), as -M^-1 times inverse_dynamics_derivatives at
+        the accelerations that tau gives (docs/derivatives.md); friction and tau's widths as
+        forward_dynamics takes them. Shapes (nv, nv) each, or (N, nv, nv). As ridim --quantity
+        acceleration-derivatives at the torques of its rows."""
+        qdd = self._forward("udu", friction, q, qd, tau, _threads(threads))
+        dq, dqd = self._partials(self._evaluate("acceleration-derivatives", None, friction, None,
+                                                q, qd, qdd, None, _threads(threads)))
+        return dq, dqd, self.inverse_mass_matrix(q, threads=threads)
+
     def pose(self, q, frame=None, threads=None):
         """The 4x4 homogeneous transform of the tool frame, or of the frame `frame` (any of
         frame_names), in the base frame (the world frame with a floating base). Shapes (4, 4) or
@@ -282,7 +311,8 @@ class Robot(_denoc.Robot):
         """The operations of one evaluation (docs/operation-counts.md), as ridim and rfdsim
         --count-operations: quantity is one of ridim's (torques, mass-matrix, inverse-mass-matrix,
         bias, gravity, pose, jacobian, reactions, coriolis, udu, frame-velocity,
-        frame-acceleration, com, com-jacobian, centroidal-momentum, centroidal-matrix) or
+        frame-acceleration, com, com-jacobian, centroidal-momentum, centroidal-matrix,
+        torque-derivatives, acceleration-derivatives) or
         "forward-dynamics"; the state defaults to the robot file's initial one; the quantities of
         a frame count the tool frame's, or that of the link `frame` (as pose and jacobian take
         it). Returns a dict with multiplications, additions, divisions, square_roots and

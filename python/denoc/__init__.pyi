@@ -96,6 +96,22 @@ class Robot:
         friction: bool = ...,
         threads: Optional[int] = ...,
     ) -> np.ndarray: ...
+    def inverse_dynamics_derivatives(
+        self,
+        q: ArrayLike,
+        qd: ArrayLike,
+        qdd: ArrayLike,
+        friction: bool = ...,
+        threads: Optional[int] = ...,
+    ) -> Tuple[np.ndarray, np.ndarray]: ...
+    def forward_dynamics_derivatives(
+        self,
+        q: ArrayLike,
+        qd: ArrayLike,
+        tau: ArrayLike,
+        friction: bool = ...,
+        threads: Optional[int] = ...,
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
     def pose(self, q: ArrayLike, frame: Optional[str] = ..., threads: Optional[int] = ...) -> np.ndarray: ...
     def jacobian(
         self, q: ArrayLike, frame: Optional[str] = ..., threads: Optional[int] = ...

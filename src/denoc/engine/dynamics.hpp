@@ -36,6 +36,10 @@ class Dynamics {
     if (!fixman_) fixman_.emplace(*model_);
     return *fixman_;
   }
+  DerivativesWorkspace<S>& derivatives() {
+    if (!derivatives_) derivatives_.emplace(*model_);
+    return *derivatives_;
+  }
 
  private:
   static std::shared_ptr<const Model<S>> require_model(std::shared_ptr<const Model<S>> model) {
@@ -47,6 +51,7 @@ class Dynamics {
   Workspace<S> denoc_;
   std::optional<GibbsAppellWorkspace<S>> gibbs_appell_;
   std::optional<FixmanWorkspace<S>> fixman_;
+  std::optional<DerivativesWorkspace<S>> derivatives_;
 };
 
 namespace routes_detail {
@@ -146,6 +151,31 @@ template <typename S>
 const Eigen::Matrix<S, 6, Eigen::Dynamic>& frame_jacobian(Dynamics<S>& d, const BodyFrame<S>& frame,
                                                           ConstVectorRef<S> q) {
   return frame_jacobian(d.model(), d.denoc(), frame, q);
+}
+
+// d tau / d q and d tau / d qd (derivatives/inverse_dynamics_derivatives.hpp), the drives'
+// viscous friction in the second when `friction` is set. One recursion serves: the denoc route.
+template <typename S>
+const DerivativesWorkspace<S>& inverse_dynamics_derivatives(Route route, Dynamics<S>& d,
+                                                            ConstVectorRef<S> q,
+                                                            ConstVectorRef<S> qd,
+                                                            ConstVectorRef<S> qdd, bool friction) {
+  if (route != Route::denoc)
+    routes_detail::not_computed_by(route, "the derivatives of the inverse dynamics");
+  inverse_dynamics_derivatives(d.model(), d.derivatives(), q, qd, qdd, friction);
+  return d.derivatives();
+}
+
+// d qdd / d q and d qdd / d qd at the accelerations qdd of the forward dynamics
+// (derivatives/forward_dynamics_derivatives.hpp), with M^-1 from the U D U^T factors: the udu
+// route. Returns M^-1; the derivatives are in d.derivatives().
+template <typename S>
+const MatX<S>& forward_dynamics_derivatives(Route route, Dynamics<S>& d, ConstVectorRef<S> q,
+                                            ConstVectorRef<S> qd, ConstVectorRef<S> qdd,
+                                            bool friction) {
+  if (route != Route::udu)
+    routes_detail::not_computed_by(route, "the derivatives of the forward dynamics");
+  return forward_dynamics_derivatives(d.model(), d.denoc(), d.derivatives(), q, qd, qdd, friction);
 }
 
 // qdd from I(q) qdd = tau - h(q, qd); NaN entries when I is not positive definite. `tau` must

@@ -1,5 +1,6 @@
 #include "denoc/engine/lane_quantities.hpp"
 
+#include "denoc/derivatives/inverse_dynamics_derivatives.hpp"
 #include "denoc/engine/quantity_table.hpp"
 #include "denoc/saha/forward_dynamics.hpp"
 #include "denoc/saha/generalized_inertia.hpp"
@@ -47,6 +48,18 @@ void LaneDynamicsOf<T>::scatter(const VecX<Pack>& values, int count, const Point
   }
 }
 
+template <typename T>
+void LaneDynamicsOf<T>::scatter(const MatX<Pack>& values, Eigen::Index offset, int count,
+                                const Pointers& samples) {
+  for (int k = 0; k < count; ++k) {
+    T* row = samples.out[k] + offset;
+    for (Eigen::Index r = 0; r < values.rows(); ++r) {
+      for (Eigen::Index c = 0; c < values.cols(); ++c)
+        *row++ = values(r, c)[k];
+    }
+  }
+}
+
 // The forces with the drives' friction G^2 B qd + |G| Tc(qd) (docs/robot-file.md), chosen lane
 // by lane on the sign of qd, into the samples' rows.
 template <typename T>
@@ -73,14 +86,14 @@ void LaneDynamicsOf<T>::evaluate(Quantity quantity, bool friction, int count,
     case Quantity::gravity:
       scatter_forces(gravity_forces(model_lanes_, ws_, q_), false, count, samples);
       break;
-    case Quantity::mass_matrix: {
-      const MatX<Pack>& I = generalized_inertia(model_lanes_, ws_, q_);
-      for (int k = 0; k < count; ++k) {
-        for (int r = 0; r < n; ++r) {
-          for (int c = 0; c < n; ++c)
-            samples.out[k][r * n + c] = I(r, c)[k];
-        }
-      }
+    case Quantity::mass_matrix:
+      scatter(generalized_inertia(model_lanes_, ws_, q_), 0, count, samples);
+      break;
+    case Quantity::torque_derivatives: {  // d tau / d q, then d tau / d qd
+      if (!derivatives_) derivatives_ = std::make_unique<DerivativesWorkspace<Pack>>(model_lanes_);
+      inverse_dynamics_derivatives(model_lanes_, *derivatives_, q_, qd_, qdd_, friction);
+      scatter(derivatives_->dtau_dq, 0, count, samples);
+      scatter(derivatives_->dtau_dv, Eigen::Index{n} * n, count, samples);
       break;
     }
     default:

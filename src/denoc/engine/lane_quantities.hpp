@@ -1,14 +1,17 @@
 // Many samples per instruction for the quantities that batch users compute on millions of
-// independent samples: the joint forces (with the drives' friction), h, g and the inertia
-// matrix, and the forward dynamics, each on `width` samples at once, one per lane of a pack
-// (lanes.hpp). The recursions are saha/'s own templates instantiated on packs, so a lane's result
-// is the scalar route's up to the order in which the compiler fuses multiply-adds
-// (docs/performance.md). Fixed bases, the DeNOC routes and no wrench; SampleQuantities and
-// ForwardDynamics use them where they apply and fall back to one sample at a time elsewhere.
+// independent samples: the joint forces (with the drives' friction), h, g, the inertia matrix and
+// the derivatives of the joint forces (derivatives/), and the forward dynamics, each on `width`
+// samples at once, one per lane of a pack (lanes.hpp). The recursions are saha/'s own templates
+// instantiated on packs, so a lane's result is the scalar route's up to the order in which the
+// compiler fuses multiply-adds (docs/performance.md). Fixed bases, the DeNOC routes and no wrench;
+// SampleQuantities and ForwardDynamics use them where they apply and fall back to one sample at a
+// time elsewhere.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
+#include "denoc/derivatives/workspace.hpp"
 #include "denoc/engine/quantity_table.hpp"
 #include "denoc/engine/routes.hpp"
 #include "denoc/lanes/lanes.hpp"
@@ -84,10 +87,14 @@ class LaneDynamicsOf {
  private:
   void gather(int count, const Pointers& samples);
   static void scatter(const VecX<Pack>& values, int count, const Pointers& samples);
+  // A matrix of packs row by row into the samples' rows, from entry `offset` on.
+  static void scatter(const MatX<Pack>& values, Eigen::Index offset, int count,
+                      const Pointers& samples);
   void scatter_forces(const VecX<Pack>& forces, bool friction, int count, const Pointers& samples);
 
   Model<Pack> model_lanes_;
   Workspace<Pack> ws_;
+  std::unique_ptr<DerivativesWorkspace<Pack>> derivatives_;  // built at the first call needing it
   VecX<Pack> q_, qd_, qdd_, friction_;
 };
 

@@ -21,6 +21,10 @@ std::vector<Route> algorithms_for(Quantity quantity) {
   }
   if (quantity == Quantity::coriolis) return {Route::denoc};  // Saha (1999) Eqs. (25)-(29)
   if (quantity == Quantity::udu) return {Route::udu};         // the factors that route solves with
+  // One recursion for the derivatives (docs/derivatives.md); M^-1 for the forward dynamics' from
+  // the U D U^T factors.
+  if (quantity == Quantity::torque_derivatives) return {Route::denoc};
+  if (quantity == Quantity::acceleration_derivatives) return {Route::udu};
   return inverse_dynamics_routes();
 }
 
@@ -76,15 +80,18 @@ std::optional<BodyFrame<double>> choose_frame(Quantity quantity, const std::stri
 SampleQuantities::SampleQuantities(const RobotFile& robot, Quantity quantity, Route route,
                                    const QuantitySettings& settings)
     : rows_(std::make_shared<const Model<double>>(robot.model), quantity, route,
-            settings.frame.value_or(robot.model.tool_frame())),
+            settings.frame.value_or(robot.model.tool_frame()),
+            settings.friction && robot.model.has_friction()),
       model_(rows_.model()),
       quantity_(quantity),
       friction_(settings.friction && robot.model.has_friction()),
       wrench_in_tool_frame_(settings.wrench_in_tool_frame),
       size_(quantity_row_size(quantity, robot.model.dof(), robot.model.floating())),
       friction_forces_(VecX<double>::Zero(robot.dof())),
-      check_positive_definite_(
-          robot, model_, quantity == Quantity::inverse_mass_matrix || quantity == Quantity::udu) {
+      check_positive_definite_(robot, model_,
+                               quantity == Quantity::inverse_mass_matrix ||
+                                   quantity == Quantity::udu ||
+                                   quantity == Quantity::acceleration_derivatives) {
   if (LaneDynamics::supports(quantity, route, robot.model))
     lanes_ = std::make_unique<LaneDynamics>(robot.model);
 }
@@ -126,7 +133,9 @@ void SampleQuantities::evaluate(ConstVectorRef<double> q, ConstVectorRef<double>
                                 const FrameWrench<double>* wrenches, int count) {
   check_positive_definite_.check(q);
   rows_(q, qd, qdd, row, wrenches, count);
-  if (quantity_ == Quantity::inverse_mass_matrix && !row.allFinite())
+  if ((quantity_ == Quantity::inverse_mass_matrix ||
+       quantity_ == Quantity::acceleration_derivatives) &&
+      !row.allFinite())
     throw RunError("the inertia matrix is not positive definite, so it has no inverse");
   if (friction_ && (quantity_ == Quantity::torques || quantity_ == Quantity::bias)) {
     friction_forces(model_, qd.tail(model_.dof()), friction_forces_);

@@ -29,12 +29,15 @@ void put_matrix(const Matrix& m, Row&& row) {
 template <typename S>
 class QuantityRows {
  public:
+  // `friction`: the derivatives carry the drives' friction (the forces' rows leave it to the
+  // caller, who adds it to the row; a derivative of the forward dynamics cannot be mended so).
   QuantityRows(std::shared_ptr<const Model<S>> model, Quantity quantity, Route route,
-               const BodyFrame<S>& frame)
+               const BodyFrame<S>& frame, bool friction = false)
       : dynamics_(std::move(model)),
         quantity_(quantity),
         route_(route),
         frame_(frame),
+        friction_(friction),
         wrench_forces_(VecX<S>::Zero(dynamics_.model().nv())) {
     if (of_motion(quantity))
       centroidal_ = std::make_unique<CentroidalWorkspace<S>>(dynamics_.model());
@@ -94,6 +97,18 @@ class QuantityRows {
         row.tail(n) = factors.d;
         break;
       }
+      case Quantity::torque_derivatives: {
+        const DerivativesWorkspace<S>& d =
+            inverse_dynamics_derivatives(route_, dynamics_, q, qd, qdd, friction_);
+        partials_row(d.dtau_dq, d.dtau_dv, row);
+        break;
+      }
+      case Quantity::acceleration_derivatives: {  // at the torques that give qdd
+        forward_dynamics_derivatives(route_, dynamics_, q, qd, qdd, friction_);
+        const DerivativesWorkspace<S>& d = dynamics_.derivatives();
+        partials_row(d.dqdd_dq, d.dqdd_dv, row);
+        break;
+      }
       default:
         motion_row(q, qd, qdd, row);
     }
@@ -107,6 +122,13 @@ class QuantityRows {
     if (count == 0) return;
     frame_wrench_forces(model(), dynamics_.denoc(), q, wrenches, count, wrench_forces_);
     row -= wrench_forces_;
+  }
+
+  // Two nv x nv matrices, the derivatives by q and by qd, one after the other.
+  static void partials_row(const MatX<S>& by_q, const MatX<S>& by_qd, Eigen::Ref<VecX<S>> row) {
+    const Eigen::Index size = by_q.size();
+    put_matrix(by_q, row.head(size));
+    put_matrix(by_qd, row.tail(size));
   }
 
   // The quantities of docs/legged.md, in the world frame.
@@ -150,6 +172,7 @@ class QuantityRows {
   Quantity quantity_;
   Route route_;
   BodyFrame<S> frame_;  // of pose, jacobian, the frame's velocity and acceleration
+  bool friction_;       // of the derivatives
   VecX<S> wrench_forces_;
   std::unique_ptr<CentroidalWorkspace<S>> centroidal_;  // the quantities of docs/legged.md
 };

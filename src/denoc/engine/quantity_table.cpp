@@ -18,6 +18,7 @@ enum class Layout {
   rectangle,  // a matrix of `rows` rows and nv columns, row by row: P_i_j
   reactions,  // each joint's force and moment: f1_x .. n1_z, f2_x ..
   named,      // the columns `named`
+  partials,   // two nv x nv matrices row by row: prefix_q_i_j, then prefix_qd_i_j
 };
 
 // One quantity, as every part of the suite reads it: ridim's --quantity name, the layout of its
@@ -35,7 +36,7 @@ struct QuantityFacts {
 };
 
 // In the order of ridim --help and docs/csv.md.
-const std::array<QuantityFacts, 16> kQuantities{{
+const std::array<QuantityFacts, 18> kQuantities{{
     {Quantity::torques, "torques", Layout::forces, "tau", 0, {}, false, false, true},
     {Quantity::mass_matrix, "mass-matrix", Layout::square, "M", 0, {}, false, false, true},
     {Quantity::inverse_mass_matrix, "inverse-mass-matrix", Layout::square, "Minv"},
@@ -80,6 +81,9 @@ const std::array<QuantityFacts, 16> kQuantities{{
      false,
      true},
     {Quantity::centroidal_matrix, "centroidal-matrix", Layout::rectangle, "Ag", 6, {}, false, true},
+    {Quantity::torque_derivatives, "torque-derivatives", Layout::partials, "dtau_d", 0, {}, false,
+     false, true},
+    {Quantity::acceleration_derivatives, "acceleration-derivatives", Layout::partials, "dqdd_d"},
 }};
 
 const QuantityFacts& facts(Quantity quantity) {
@@ -139,6 +143,8 @@ Eigen::Index quantity_row_size(Quantity quantity, int n, bool floating) {
       return 6 * Eigen::Index{n};
     case Layout::named:
       return named_count(f);
+    case Layout::partials:
+      return 2 * nv * nv;
   }
   return 0;
 }
@@ -153,10 +159,10 @@ std::vector<std::string> quantity_columns(Quantity quantity, int n, bool floatin
   const int nv = floating ? n + 6 : n;
   std::vector<std::string> names;
   names.reserve(static_cast<std::size_t>(quantity_row_size(quantity, n, floating)));
-  auto matrix = [&](int rows) {
+  auto matrix = [&](int rows, const std::string& name) {
     for (int i = 1; i <= rows; ++i) {
       for (int j = 1; j <= nv; ++j)
-        names.push_back(prefix + "_" + std::to_string(i) + "_" + std::to_string(j));
+        names.push_back(name + "_" + std::to_string(i) + "_" + std::to_string(j));
     }
   };
   switch (f.layout) {
@@ -169,10 +175,10 @@ std::vector<std::string> quantity_columns(Quantity quantity, int n, bool floatin
         names.push_back(prefix + std::to_string(i));
       break;
     case Layout::square:
-      matrix(nv);
+      matrix(nv, prefix);
       break;
     case Layout::udu:
-      matrix(nv);
+      matrix(nv, prefix);
       for (int i = 1; i <= nv; ++i)
         names.push_back("D_" + std::to_string(i));
       break;
@@ -184,7 +190,11 @@ std::vector<std::string> quantity_columns(Quantity quantity, int n, bool floatin
       }
       break;
     case Layout::rectangle:
-      matrix(f.rows);
+      matrix(f.rows, prefix);
+      break;
+    case Layout::partials:
+      matrix(nv, prefix + "q");
+      matrix(nv, prefix + "qd");
       break;
     case Layout::reactions:
       for (int i = 1; i <= n; ++i) {

@@ -29,6 +29,9 @@ enum class Quantity {
   com_jacobian,
   centroidal_momentum,
   centroidal_matrix,
+  // docs/derivatives.md: d tau / d q and d tau / d qd; d qdd / d q and d qdd / d qd.
+  torque_derivatives,
+  acceleration_derivatives,
 };
 
 // The names accepted by ridim --quantity, and the Quantity each selects.
