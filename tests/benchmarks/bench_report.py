@@ -494,12 +494,19 @@ RACE = [
     ("centroidal_momentum", "centroidal momentum (against computeCentroidalMomentum)", None),
     ("frame_velocity", "a foot's velocity (against getFrameVelocity)", None),
     ("frame_acceleration", "a foot's acceleration (against getFrameClassicalAcceleration)", None),
+    ("id_derivatives", "derivatives of the inverse dynamics (against computeRNEADerivatives)",
+     1.5),
+    ("fd_derivatives", "derivatives of the forward dynamics (against computeABADerivatives)",
+     1.5),
 ]
-# On the trees, against Pinocchio: rnea, aba, crba and the sparse factorisation at 1.2x; the
-# others timed for the record. On the floating-base trees, against its free-flyer: rnea, aba and
-# crba at 1.2x; the others (the Cholesky route, the inverse, the factorisation) for the record.
-TREE_TARGETS = {"id": 1.2, "fd": 1.2, "gim": 1.2, "chol": 1.2}
-FLOATING_TARGETS = {"id": 1.2, "fd": 1.2, "gim": 1.2}
+# On the trees, against Pinocchio: rnea, aba, crba and the sparse factorisation at 1.2x, the
+# derivatives at 1.5x; the others timed for the record. On the floating-base trees, against its
+# free-flyer: rnea, aba and crba at 1.2x, the derivatives at 1.5x; the others (the Cholesky
+# route, the inverse, the factorisation) for the record.
+TREE_TARGETS = {"id": 1.2, "fd": 1.2, "gim": 1.2, "chol": 1.2, "id_derivatives": 1.5,
+                "fd_derivatives": 1.5}
+FLOATING_TARGETS = {"id": 1.2, "fd": 1.2, "gim": 1.2, "id_derivatives": 1.5,
+                    "fd_derivatives": 1.5}
 
 
 def target_for(q, m, chain_target):

@@ -16,7 +16,7 @@
 //                                             target ratios (see register_pair)
 //   pair/inv/<model>                          the O(n^2) inverse GIM (U D U^T) and the O(n^3) one
 //                                             (Cholesky) timed in turns (register_inverse_pair)
-//   race/<id|gim|fd|fd_chol|inv|coriolis|chol>/<model>
+//   race/<id|gim|fd|fd_chol|inv|coriolis|chol|id_derivatives|fd_derivatives>/<model>
 //   race/<com|com_jacobian|centroidal_matrix|centroidal_momentum|frame_velocity|
 //        frame_acceleration>/<tree model>   the legged robot's quantities against Pinocchio's
 //                                             the suite (double) and every peer built in
@@ -280,10 +280,19 @@ struct SuiteContext {
   denoc::GibbsAppellWorkspace<S> ga;
   denoc::FixmanWorkspace<S> fx;
   denoc::CentroidalWorkspace<S> centroidal;
+  denoc::DerivativesWorkspace<S> derivatives;
   Vec6<S> frame_motion;  // the frame races' result: a frame's velocity or acceleration
+  VecX<S> qdd;           // the forward dynamics' accelerations, where their derivatives are taken
   Pool<S> pool;
   SuiteContext(const denoc::Model<S>& m, Pool<S> p)
-      : model(m), ws(model), ga(model), fx(model), centroidal(model), pool(std::move(p)) {}
+      : model(m),
+        ws(model),
+        ga(model),
+        fx(model),
+        centroidal(model),
+        derivatives(model),
+        qdd(VecX<S>::Zero(model.nv())),
+        pool(std::move(p)) {}
 };
 
 // The suite's route for a model, fixed base or floating (the same functions, the model's kind
@@ -823,6 +832,64 @@ bool check_legged(const std::vector<ModelSpec>& specs, const std::vector<PeerSet
   return all_ok;
 }
 
+// The derivatives of the dynamics (docs/derivatives.md) against Pinocchio's computeRNEADerivatives
+// and computeABADerivatives on 3 random states of every model: d tau / d q, d tau / d v and the
+// upper triangle of d tau / d a (the inertia matrix), to kTolerance; d qdd / d q, d qdd / d v and
+// M^-1, through an inverse of M, to kInverseTolerance. Each relative to its largest reference
+// entry over the states.
+bool check_derivatives(const std::vector<ModelSpec>& specs, const std::vector<PeerSet>& sets,
+                       bool verbose) {
+  bool all_ok = true, header = false;
+  for (std::size_t m = 0; m < specs.size(); ++m) {
+    const ModelSpec& spec = specs[m];
+    const SuiteModel& model = spec.model;
+    for (const auto& peer : sets[m].peers) {
+      if (!peer->has_derivatives()) continue;
+      if (verbose && !header) {
+        std::printf(
+            "\nThe derivatives against %s's computeRNEADerivatives and computeABADerivatives, 3 "
+            "random states per model (a floating base in its tangent space). Relative: "
+            "max|suite - peer| / max|peer| over the states. d tau must be <= %.0e, d qdd and "
+            "M^-1 <= %.0e.\n\n"
+            "| model | peer | dtau/dq | dtau/dv | dtau/da (upper) | dqdd/dq | dqdd/dv | M^-1 |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|\n",
+            denoc_bench::pinocchio_version().c_str(), kTolerance, kInverseTolerance);
+        header = true;
+      }
+      const Pool<double> pool = make_pool(spec, 3, 0xDE41u + static_cast<unsigned>(model.nv()));
+      SuiteWorkspace ws(model);
+      denoc::DerivativesWorkspace<double> d(model);
+      Agreement by_q, by_v, by_a, fd_q, fd_v, inverse;
+      for (std::size_t k = 0; k < pool.size(); ++k) {
+        const VecX<double>&q = pool.q[k], &qd = pool.qd[k], &qdd = pool.qdd[k], &t = pool.tau[k];
+        denoc::inverse_dynamics_derivatives(model, d, q, qd, qdd);
+        peer->id_derivatives(q, qd, qdd);
+        by_q.add(d.dtau_dq, peer->derivative(0));
+        by_v.add(d.dtau_dv, peer->derivative(1));
+        const MatX<double> M_upper = d.dtau_da.triangularView<Eigen::Upper>();
+        const MatX<double> peer_upper = peer->derivative(2).triangularView<Eigen::Upper>();
+        by_a.add(M_upper, peer_upper);
+        const VecX<double> a = suite_fd(model, ws, q, qd, t);
+        const MatX<double> minv = denoc::forward_dynamics_derivatives(model, ws, d, q, qd, a);
+        peer->fd_derivatives(q, qd, t);
+        fd_q.add(d.dqdd_dq, peer->derivative(3));
+        fd_v.add(d.dqdd_dv, peer->derivative(4));
+        inverse.add(minv, peer->derivative(5));
+      }
+      const bool ok = std::max({by_q.rel, by_v.rel, by_a.rel}) <= kTolerance &&
+                      std::max({fd_q.rel, fd_v.rel, inverse.rel}) <= kInverseTolerance;
+      all_ok = all_ok && ok;
+      if (verbose || !ok)
+        std::fprintf(verbose ? stdout : stderr,
+                     "| %s | %s | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e |%s\n", spec.name.c_str(),
+                     peer->name().c_str(), by_q.rel, by_v.rel, by_a.rel, fd_q.rel, fd_v.rel,
+                     inverse.rel, ok ? "" : "  <-- MISMATCH");
+    }
+  }
+  if (verbose && header) std::printf("\nderivatives agreement: %s\n", all_ok ? "OK" : "FAILED");
+  return all_ok;
+}
+
 // Saha's C (convective_inertia) against Pinocchio's computeCoriolisMatrix on 3 random states per
 // model. They are different matrices (docs/coriolis.md): Pinocchio's is the Christoffel-symbol
 // form, and C - C_P = D, the links' rotational terms (rotational_difference). What must agree:
@@ -1181,7 +1248,9 @@ enum class Quantity {
   centroidal_matrix,
   centroidal_momentum,
   frame_velocity,
-  frame_acceleration
+  frame_acceleration,
+  id_derivatives,
+  fd_derivatives
 };
 
 bool legged(Quantity q) {
@@ -1206,6 +1275,9 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
     if (quantity == Quantity::coriolis && !p->has_coriolis()) continue;        // no C
     if (quantity == Quantity::chol && !p->has_sparse_factor()) continue;       // chains
     if (legged(quantity) && !p->has_centroidal()) continue;
+    if ((quantity == Quantity::id_derivatives || quantity == Quantity::fd_derivatives) &&
+        !p->has_derivatives())
+      continue;
     peers.push_back(p);
   }
   if (peers.empty()) return;
@@ -1260,6 +1332,13 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
             x.frame_motion =
                 suite_frame_acceleration(x.model, x.centroidal, q, qd, x.pool.qdd[k], frame);
             return x.frame_motion.data();
+          case Quantity::id_derivatives:
+            denoc::inverse_dynamics_derivatives(x.model, x.derivatives, q, qd, x.pool.qdd[k]);
+            return x.derivatives.dtau_dq.data();
+          case Quantity::fd_derivatives:  // the forward dynamics, then its derivatives there
+            x.qdd = suite_fd(x.model, x.ws, q, qd, x.pool.tau[k]);
+            denoc::forward_dynamics_derivatives(x.model, x.ws, x.derivatives, q, qd, x.qdd);
+            return x.derivatives.dqdd_dq.data();
         }
       }
       denoc_bench::Peer& p = *peers[who - 1];
@@ -1290,6 +1369,10 @@ void register_race(const ModelSpec& spec, const Pool<double>& pool, const PeerSe
           return p.frame_velocity(q, qd, peer_frame);
         case Quantity::frame_acceleration:
           return p.frame_acceleration(q, qd, x.pool.qdd[k], peer_frame);
+        case Quantity::id_derivatives:
+          return p.id_derivatives(q, qd, x.pool.qdd[k]);
+        case Quantity::fd_derivatives:
+          return p.fd_derivatives(q, qd, x.pool.tau[k]);
       }
       return nullptr;
     };
@@ -1353,6 +1436,8 @@ void register_races(const ModelSpec& spec, const Pool<double>& pool, const PeerS
   register_race(spec, pool, set, Quantity::centroidal_momentum, "centroidal_momentum");
   register_race(spec, pool, set, Quantity::frame_velocity, "frame_velocity");
   register_race(spec, pool, set, Quantity::frame_acceleration, "frame_acceleration");
+  register_race(spec, pool, set, Quantity::id_derivatives, "id_derivatives");
+  register_race(spec, pool, set, Quantity::fd_derivatives, "fd_derivatives");
 }
 
 void register_crossover(const ModelSpec& spec, const Pool<double>& pool) {
@@ -1422,7 +1507,8 @@ int main(int argc, char** argv) {
     const bool floating_ok = check_floating(specs, peer_sets, true);
     const bool coriolis_ok = check_coriolis(specs, peer_sets, true);
     const bool legged_ok = check_legged(specs, peer_sets, true);
-    return kdl_ok && peers_ok && floating_ok && coriolis_ok && legged_ok ? 0 : 1;
+    const bool derivatives_ok = check_derivatives(specs, peer_sets, true);
+    return kdl_ok && peers_ok && floating_ok && coriolis_ok && legged_ok && derivatives_ok ? 0 : 1;
   }
 #ifndef DENOC_BENCH_NO_KDL
   if (!skip_check && !check_agreement(specs, false)) {
@@ -1432,7 +1518,8 @@ int main(int argc, char** argv) {
 #endif
   if (!skip_check &&
       (!check_peers(specs, peer_sets, false) || !check_floating(specs, peer_sets, false) ||
-       !check_coriolis(specs, peer_sets, false) || !check_legged(specs, peer_sets, false))) {
+       !check_coriolis(specs, peer_sets, false) || !check_legged(specs, peer_sets, false) ||
+       !check_derivatives(specs, peer_sets, false))) {
     std::fprintf(stderr, "denoc_bench: the suite and a peer disagree (see above): no benchmark\n");
     return 1;
   }

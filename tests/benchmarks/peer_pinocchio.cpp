@@ -1,8 +1,9 @@
 // Pinocchio (stack-of-tasks/pinocchio, 3.x) as a peer of denoc_bench, header-only:
-// rnea, crba, aba, nonLinearEffects, cholesky, computeCoriolisMatrix and the centre of mass,
-// centroidal and frame functions instantiated here with
+// rnea, crba, aba, nonLinearEffects, cholesky, computeCoriolisMatrix, the derivatives of rnea and
+// aba, and the centre of mass, centroidal and frame functions instantiated here with
 // the suite's flags; its URDF parser compiled from its sources (tests/benchmarks/CMakeLists.txt);
 // see peers.hpp for the models.
+#include <pinocchio/algorithm/aba-derivatives.hpp>
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/center-of-mass.hpp>
 #include <pinocchio/algorithm/centroidal.hpp>
@@ -10,6 +11,7 @@
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/frames.hpp>
 #include <pinocchio/algorithm/kinematics.hpp>
+#include <pinocchio/algorithm/rnea-derivatives.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody/data.hpp>
 #include <pinocchio/multibody/model.hpp>
@@ -70,6 +72,9 @@ class Pinocchio final : public Peer {
     zero_ = Eigen::VectorXd::Zero(n);
     qdd_ = Eigen::VectorXd::Zero(n);
     llt_ = Eigen::LLT<Eigen::MatrixXd, Eigen::Upper>(n);
+    for (Eigen::MatrixXd& m :
+         partials_)  // computeRNEADerivatives leaves the zeros between branches
+      m.setZero(n, n);
   }
   std::string name() const override {
     return convention_ == P::Convention::WORLD ? "pinocchio_world" : "pinocchio";
@@ -132,6 +137,19 @@ class Pinocchio final : public Peer {
     if (!has_coriolis()) return nullptr;
     return &P::computeCoriolisMatrix(model_, *data_, q, qd);
   }
+  // No convention argument: the LOCAL peer alone offers them.
+  bool has_derivatives() const override { return convention_ == P::Convention::LOCAL; }
+  const double* id_derivatives(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                               const Eigen::VectorXd& qdd) override {
+    P::computeRNEADerivatives(model_, *data_, q, qd, qdd, partials_[0], partials_[1], partials_[2]);
+    return partials_[0].data();
+  }
+  const double* fd_derivatives(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                               const Eigen::VectorXd& tau) override {
+    P::computeABADerivatives(model_, *data_, q, qd, tau, partials_[3], partials_[4], partials_[5]);
+    return partials_[3].data();
+  }
+  Eigen::MatrixXd derivative(int k) const override { return partials_[k]; }
   // No convention here either: the LOCAL peer alone offers them.
   bool has_centroidal() const override { return convention_ == P::Convention::LOCAL; }
   const double* com(const Eigen::VectorXd& q) override {
@@ -177,6 +195,9 @@ class Pinocchio final : public Peer {
   Eigen::VectorXd zero_, qdd_;
   Eigen::Matrix<double, 6, 1> momentum_, motion_;
   Eigen::LLT<Eigen::MatrixXd, Eigen::Upper> llt_;
+  // computeRNEADerivatives' by q, v and a, then computeABADerivatives' by q, v and tau: apart,
+  // since the first writes only the entries of rates on one path from the root.
+  Eigen::MatrixXd partials_[6];
 };
 
 }  // namespace

@@ -84,6 +84,32 @@ class Peer {
   // frame_id is -1 for a frame the peer does not know. Pinocchio's centerOfMass,
   // jacobianCenterOfMass, ccrba, computeCentroidalMomentum, and forwardKinematics followed by
   // getFrameVelocity / getFrameClassicalAcceleration in LOCAL_WORLD_ALIGNED; RBDL offers none.
+  // The derivatives of the dynamics (docs/derivatives.md): Pinocchio's computeRNEADerivatives
+  // (d tau / d q, d tau / d v, and the upper triangle of d tau / d a = M) and
+  // computeABADerivatives (the forward dynamics by the ABA, d qdd / d q, d qdd / d v and M^-1),
+  // the base's columns in its tangent space. Each fills the peer's storage (what is timed) and
+  // returns its first matrix; derivative(k) copies matrix k of the last calls (0, 1, 2: the inverse
+  // dynamics' by q, v and a; 3, 4, 5: the forward dynamics' by q, v and tau).
+  // RBDL has none.
+  virtual bool has_derivatives() const { return false; }
+  virtual const double* id_derivatives(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                       const Eigen::VectorXd& qdd) {
+    (void)q;
+    (void)qd;
+    (void)qdd;
+    return nullptr;
+  }
+  virtual const double* fd_derivatives(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                       const Eigen::VectorXd& tau) {
+    (void)q;
+    (void)qd;
+    (void)tau;
+    return nullptr;
+  }
+  virtual Eigen::MatrixXd derivative(int k) const {
+    (void)k;
+    return {};
+  }
   virtual bool has_centroidal() const { return false; }
   virtual const double* com(const Eigen::VectorXd& q) {
     (void)q;
