@@ -81,8 +81,15 @@ const std::array<QuantityFacts, 18> kQuantities{{
      false,
      true},
     {Quantity::centroidal_matrix, "centroidal-matrix", Layout::rectangle, "Ag", 6, {}, false, true},
-    {Quantity::torque_derivatives, "torque-derivatives", Layout::partials, "dtau_d", 0, {}, false,
-     false, true},
+    {Quantity::torque_derivatives,
+     "torque-derivatives",
+     Layout::partials,
+     "dtau_d",
+     0,
+     {},
+     false,
+     false,
+     true},
     {Quantity::acceleration_derivatives, "acceleration-derivatives", Layout::partials, "dqdd_d"},
 }};
 
