@@ -202,6 +202,9 @@ struct type_identity {
 };
 template <typename S>
 using ConstVectorRef = typename type_identity<Eigen::Ref<const VecX<S>>>::type;
+// The same for a vector written in place.
+template <typename S>
+using VectorRef = typename type_identity<Eigen::Ref<VecX<S>>>::type;
 
 template <typename S>
 class Model {
