@@ -106,8 +106,15 @@ void csv_headers(std::ostream& out, const RobotFile& robot) {
     out << (revolute.empty() ? "" : "; ") << "joint" << (prismatic.size() > 1 ? "s " : " ")
         << joint_list(prismatic) << ": m, m/s, m/s^2, N";
   }
-  out << "):\n"
-      << "  ridim's trajectory: "
+  out << "):\n";
+  if (robot.has_loops()) {  // docs/loops.md: the actuated joints' columns
+    const std::vector<std::string> motion = actuated_columns(robot.loops, {"q", "qd", "qdd"});
+    out << "  ridim's trajectory (the actuated joints): t," << joined(motion) << '\n'
+        << "  joint forces (tau, the actuated joints): "
+        << joined(actuated_columns(robot.loops, {"tau"})) << '\n';
+    return;
+  }
+  out << "  ridim's trajectory: "
       << joined(state_columns({"q", "qd", "qdd"}, robot.dof(), robot.model.floating()).names)
       << '\n'
       << "  joint forces (tau): " << joined(column_names({"tau"}, robot.dof())) << '\n';
@@ -183,6 +190,33 @@ void fixed_frames(std::ostream& out, const RobotFile& robot) {
     const std::string body = b == 0 ? "the base" : chain_name(robot, b - 1);
     out << "  " << body << ": " << by_body[b] << '\n';
   }
+}
+
+// The cut joints, the rank of their equations and the mobility (docs/loops.md).
+void loops_summary(std::ostream& out, const RobotFile& robot) {
+  if (!robot.has_loops()) return;
+  const Loops<double>& loops = robot.loops;
+  const int rank = robot.dof() - robot.mobility;
+  out << "\nloops: " << loops.cuts.size() << " cut joint" << (loops.cuts.size() > 1 ? "s" : "")
+      << ", " << loops.equations() << " equations of rank " << rank << " ("
+      << (loops.equations() > rank ? std::to_string(loops.equations() - rank) + " redundant"
+                                   : "none redundant")
+      << "; relative tolerance " << kLoopRankTolerance << ")\n";
+  for (const CutJoint<double>& cut : loops.cuts) {
+    const char* type = cut.type == CutJointType::revolute    ? "revolute"
+                       : cut.type == CutJointType::prismatic ? "prismatic"
+                                                             : "spherical";
+    const auto body = [&robot](int link) {
+      return link < 0 ? std::string("base") : chain_name(robot, static_cast<std::size_t>(link));
+    };
+    out << "  " << cut.name << ": " << type << " between " << body(cut.a.link) << " and "
+        << body(cut.b.link) << '\n';
+  }
+  std::vector<int> actuated;
+  for (int i : loops.actuated)
+    actuated.push_back(i + 1);
+  out << "mobility: " << robot.mobility << " (" << robot.dof() << " joints less the rank " << rank
+      << ")\nactuated: joint" << (actuated.size() > 1 ? "s " : " ") << joint_list(actuated) << '\n';
 }
 
 // "3 shoulder" (its number and name) for joint i's parent, "0 base" for the base: the column a
@@ -297,6 +331,7 @@ void describe_robot(std::ostream& out, const RobotFile& robot) {
     dh_tables(out, robot);
   }
   fixed_frames(out, robot);
+  loops_summary(out, robot);
   out << "\nwarnings:" << (robot.warnings.empty() ? " none" : "") << '\n';
   for (const std::string& w : robot.warnings)
     out << "  " << w << '\n';

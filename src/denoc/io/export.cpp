@@ -931,6 +931,11 @@ std::vector<std::string> export_robot(const RobotFile& robot, const std::string&
     throw InputError(mention(Parameter::export_file, path) +
                      ": the name must end in .yaml, .yml or .urdf");
   }
+  if (robot.has_loops()) {  // docs/loops.md: the spanning tree only
+    notes.push_back(
+        "the spanning tree only: its loops (cut joints, actuated joints) are not "
+        "written, and its initial q is the assembled one");
+  }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file) throw InputError(path + ": cannot open for writing: " + std::strerror(errno));
   file << text.str();

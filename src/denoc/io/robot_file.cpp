@@ -19,6 +19,7 @@
 #include "denoc/io/number.hpp"
 #include "denoc/io/urdf.hpp"
 #include "denoc/io/yaml_document.hpp"
+#include "denoc/loops/assembly.hpp"
 #include "denoc/model/rotation.hpp"
 
 namespace denoc {
@@ -537,6 +538,153 @@ void read_frames(const Reader& reader, const YamlNode& node, RobotFile& robot) {
   }
 }
 
+// A cut joint's frame on its body: xyz (m) and rpy (angle_unit) relative to the link's DH frame,
+// as `frames` are; the identity when absent.
+BodyFrame<double> read_cut_frame(const Reader& reader, const YamlNode& node, const std::string& key,
+                                 int link, const RobotFile& robot) {
+  Transform<double> placement;
+  if (node) {
+    if (!node.is_map()) reader.fail(key, node, "expected a map with xyz and rpy");
+    reader.check_keys(node, key, {"xyz", "rpy"});
+    if (node["xyz"]) placement.p = reader.vector(node["xyz"], key + ".xyz", 3);
+    if (node["rpy"]) {
+      placement.R = rotation_from_rpy<double>(robot.angle_scale *
+                                              reader.vector(node["rpy"], key + ".rpy", 3));
+    }
+  }
+  const Transform<double> link_frame =
+      link < 0 ? Transform<double>()
+               : split_dh(robot.convention, robot.dh[static_cast<std::size_t>(link)]).post;
+  return {link, link_frame * placement};
+}
+
+// `loops` (docs/loops.md): the cut joints that close loops on the spanning tree.
+void read_loops(const Reader& reader, const YamlNode& node, RobotFile& robot) {
+  if (!node.is_sequence() || node.size() == 0)
+    reader.fail("loops", node, "expected a list of {name, joint, between, frame_a, frame_b}");
+  if (robot.floating_base)
+    reader.fail("loops", node, "loops are closed on a fixed base only; this robot's base floats");
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const YamlNode l = node[k];
+    const std::string key = "loops[" + std::to_string(k) + "]";
+    if (!l.is_map())
+      reader.fail(key, l, "expected a map with name, joint, between, frame_a, frame_b");
+    reader.check_keys(l, key, {"name", "joint", "between", "frame_a", "frame_b"});
+    if (!l["name"]) reader.fail_missing(key + ".name", l, "the cut joint's name");
+    if (!l["between"]) reader.fail_missing(key + ".between", l, "the two bodies it joins");
+    CutJoint<double> cut;
+    cut.name = reader.text(l["name"], key + ".name");
+    const bool taken = std::any_of(robot.loops.cuts.begin(), robot.loops.cuts.end(),
+                                   [&](const auto& c) { return c.name == cut.name; });
+    const bool plain =
+        !cut.name.empty() && std::all_of(cut.name.begin(), cut.name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+    if (taken || !plain)
+      reader.fail(key + ".name", l["name"],
+                  "'" + cut.name +
+                      "' is empty, taken by another loop, or not letters, digits "
+                      "and _ (it names CSV columns)");
+    const std::string type = l["joint"] ? reader.choice(l["joint"], key + ".joint",
+                                                        {"revolute", "prismatic", "spherical"})
+                                        : "revolute";
+    cut.type = type == "prismatic"   ? CutJointType::prismatic
+               : type == "spherical" ? CutJointType::spherical
+                                     : CutJointType::revolute;
+    const YamlNode between = l["between"];
+    if (!between.is_sequence() || between.size() != 2)
+      reader.fail(key + ".between", between, "expected two bodies: [link, link or base]");
+    const int a = frame_link(reader, between[0], key + ".between[0]", robot.link_names);
+    const int b = frame_link(reader, between[1], key + ".between[1]", robot.link_names);
+    if (a == b) reader.fail(key + ".between", between, "a cut joint joins two different bodies");
+    cut.a = read_cut_frame(reader, l["frame_a"], key + ".frame_a", a, robot);
+    cut.b = read_cut_frame(reader, l["frame_b"], key + ".frame_b", b, robot);
+    robot.loops.cuts.push_back(cut);
+  }
+}
+
+// `actuated` (docs/loops.md): the joints that carry actuators, by their link's name or number,
+// kept in joint order; every joint when absent.
+void read_actuated(const Reader& reader, const YamlNode& node, RobotFile& robot) {
+  std::vector<int>& actuated = robot.loops.actuated;
+  if (!node) {
+    for (int i = 0; i < robot.dof(); ++i)
+      actuated.push_back(i);
+    return;
+  }
+  if (!node.is_sequence()) reader.fail("actuated", node, "expected a list of joints (link names)");
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const std::string key = "actuated[" + std::to_string(k) + "]";
+    const int i = frame_link(reader, node[k], key, robot.link_names);
+    if (i < 0) reader.fail(key, node[k], "the base is not a joint");
+    if (std::count(actuated.begin(), actuated.end(), i) > 0)
+      reader.fail(key, node[k], "this joint is already listed");
+    actuated.push_back(i);
+  }
+  std::sort(actuated.begin(), actuated.end());
+}
+
+// The name of joint i for loop messages: its link's name, or its number.
+std::string joint_word(const RobotFile& robot, int i) {
+  const auto& names = robot.link_names;
+  const auto k = static_cast<std::size_t>(i);
+  return k < names.size() && !names[k].empty() ? "'" + names[k] + "'"
+                                               : "joint " + std::to_string(i + 1);
+}
+
+// The loops closed at the initial state (docs/loops.md): `initial.q` (zero when absent) assembled
+// with the actuated joints held, the mobility found, the actuated joints checked against it, and
+// `initial.qd` made to obey the loops with the actuated rates held.
+void close_initial_state(const Reader& reader, const YamlNode& root, RobotFile& robot) {
+  const Model<double>& model = robot.model;
+  // The mobility first, where the loops close with every joint free to move (nearest the guess),
+  // so that too many actuated joints are named as such rather than as a loop that cannot close.
+  Loops<double> free_loops = robot.loops;
+  free_loops.actuated.clear();
+  ClosedLoopWorkspace<double> free_ws(model, free_loops);
+  VecX<double> q = robot.initial_state(false);
+  if (assemble(model, free_loops, free_ws, q).error <= kClosureTolerance)
+    robot.mobility = mobility(model, robot.loops, free_ws.equations, q);
+  ClosedLoopWorkspace<double> ws(model, robot.loops);
+  q = robot.initial_state(false);
+  const ClosureError closure = assemble(model, robot.loops, ws, q);
+  const std::vector<int>& actuated = robot.loops.actuated;
+  const YamlNode where = root["actuated"] ? root["actuated"] : root["loops"];
+  std::string names;
+  for (int i : actuated)
+    names += (names.empty() ? "" : ", ") + joint_word(robot, i);
+  const auto require_mobility = [&] {
+    if (static_cast<int>(actuated.size()) == robot.mobility) return;
+    reader.fail("actuated", where,
+                "names " + std::to_string(actuated.size()) + " joints (" + names +
+                    "), but the loops leave " + std::to_string(robot.mobility) +
+                    (robot.mobility == 1 ? " degree" : " degrees") + " of freedom (" +
+                    std::to_string(model.dof()) + " joints less the rank " +
+                    std::to_string(model.dof() - robot.mobility) +
+                    " of the loop equations): name as many as that");
+  };
+  if (robot.mobility >= 0) require_mobility();
+  if (!(closure.error <= kClosureTolerance)) {
+    const std::string key = "loops[" + std::to_string(closure.cut) + "]";
+    reader.fail(key, root["loops"][static_cast<std::size_t>(closure.cut)],
+                closure_failure(robot.loops, closure) +
+                    " from initial.q (a guess, the actuated joints held); check the loop's "
+                    "frames, the links' lengths and initial.q");
+  }
+  robot.mobility = mobility(model, robot.loops, ws.equations, q);  // where the file's loops close
+  require_mobility();
+  if (!closed_configuration(model, robot.loops, ws, q)) {
+    reader.fail("actuated", where,
+                names +
+                    " are not independent coordinates at the initial configuration: held, "
+                    "they leave the passive joints free to move; actuate others");
+  }
+  VecX<double> qd = robot.initial_state(true);
+  closed_rates(robot.loops, ws, qd);
+  robot.initial_q = q;
+  robot.initial_qd = qd;
+}
+
 }  // namespace
 
 RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
@@ -550,7 +698,7 @@ RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
   reader.check_keys(
       root, "",
       {"name", "source", "dh", "angle_unit", "gravity", "links", "initial", "trajectory", "tool",
-       "payload", "base", "base_body", "inertia_checks", "frames"});
+       "payload", "base", "base_body", "inertia_checks", "frames", "loops", "actuated"});
   RobotFile robot;
   robot.path = path;
   const Vec3<double> gravity = read_header(reader, root, robot);
@@ -582,6 +730,13 @@ RobotFile parse_robot_tree(YamlDocument document, const std::string& path,
                 "a cycloidal trajectory moves the joints only, and this robot's base floats: its "
                 "trajectory needs the base's columns, which only a trajectory CSV holds");
   if (root["trajectory"]) read_trajectory(reader, root["trajectory"], robot);
+  if (root["actuated"] && !root["loops"])
+    reader.fail("actuated", root["actuated"], "applies to a robot with loops; this one has none");
+  if (root["loops"]) {
+    read_loops(reader, root["loops"], robot);
+    read_actuated(reader, root["actuated"], robot);
+    close_initial_state(reader, root, robot);
+  }
   return robot;
 }
 
@@ -619,6 +774,13 @@ std::string first_xml_element(const std::string& text) {
 }
 
 }  // namespace
+
+std::string closure_failure(const Loops<double>& loops, const ClosureError& closure) {
+  const std::size_t cut = static_cast<std::size_t>(std::max(closure.cut, 0));
+  return "the loop '" + loops.cuts[cut].name + "' does not close: closure error " +
+         shortest(closure.error) + " (m or rad) after assembly, above " +
+         shortest(kClosureTolerance);
+}
 
 VecX<double> RobotFile::initial_state(bool rates) const {
   if (rates ? initial_qd : initial_q) return *(rates ? initial_qd : initial_q);

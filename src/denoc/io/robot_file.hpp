@@ -9,6 +9,7 @@
 
 #include "denoc/io/overrides.hpp"
 #include "denoc/io/trajectory.hpp"
+#include "denoc/loops/assembly.hpp"
 #include "denoc/model/dh.hpp"
 
 namespace denoc {
@@ -72,7 +73,14 @@ struct RobotFile {
   };
   std::vector<JointDamping> urdf_joint_dynamics;
 
+  // `loops` and `actuated` (docs/loops.md): the cut joints that close loops on the tree, and the
+  // joints that carry actuators. With loops, initial_q and initial_qd are the initial state
+  // assembled (closed) and mobility the degrees of freedom the loops leave; -1 without loops.
+  Loops<double> loops;
+  int mobility = -1;
+
   int dof() const { return model.dof(); }
+  bool has_loops() const { return !loops.empty(); }
   // Whether pose, jacobian and a wrench have a frame when none is named: the tool frame of a
   // chain, which a tree and a URDF chain with several ends (chain_ends) do not have.
   bool has_tool_frame() const { return model.is_chain() && chain_ends.empty(); }
@@ -80,6 +88,10 @@ struct RobotFile {
   // world origin, unturned and still): nq coordinates, or nv rates with `rates`.
   VecX<double> initial_state(bool rates) const;
 };
+
+// The fact of a loop that did not close (docs/loops.md): "the loop 'name' does not close: closure
+// error E (m or rad) after assembly, above 1e-10". Each front end adds its remedy.
+std::string closure_failure(const Loops<double>& loops, const ClosureError& closure);
 
 // Which part of a URDF tree is the chain (docs/urdf.md): empty means the root / the only leaf.
 struct ChainSelection {
