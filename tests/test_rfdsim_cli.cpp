@@ -490,16 +490,29 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
     const denoc::RobotFile robot = denoc::load_robot_file(path);
     const int n = robot.dof(), nq = robot.model.nq(), nv = robot.model.nv();
     ASSERT_GT(n, 0);
-    // With a floating base (docs/floating-base.md) each block starts with the base's columns.
+    // With a floating base (docs/floating-base.md) each block starts with the base's columns;
+    // with loops (docs/loops.md) the actuated joints' only, near the assembled initial state.
+    const bool loops = robot.has_loops();
+    const int f = static_cast<int>(robot.loops.actuated.size());
+    std::vector<std::string> header =
+        denoc::state_columns({"q", "qd", "qdd"}, n, robot.model.floating()).names;
+    if (loops) {
+      header = {"t"};
+      for (const std::string& name : denoc::actuated_columns(robot.loops, {"q", "qd", "qdd"}))
+        header.push_back(name);
+    }
     std::string csv;
-    for (const std::string& name :
-         denoc::state_columns({"q", "qd", "qdd"}, n, robot.model.floating()).names)
+    for (const std::string& name : header)
       csv += (csv.empty() ? "" : ",") + name;
     csv += '\n';
     for (int k = 0; k < 3; ++k) {
-      std::vector<double> state(static_cast<std::size_t>(nq + 2 * nv));
+      std::vector<double> state(static_cast<std::size_t>(loops ? 3 * f : nq + 2 * nv));
       for (std::size_t i = 0; i < state.size(); ++i)
         state[i] = std::sin(1.3 * k + 0.7 * static_cast<double>(i));
+      for (int a = 0; loops && a < f; ++a)  // small steps from the initial configuration
+        state[static_cast<std::size_t>(a)] =
+            (*robot.initial_q)[robot.loops.actuated[static_cast<std::size_t>(a)]] +
+            0.01 * state[static_cast<std::size_t>(a)];
       if (robot.model.floating()) {  // a unit quaternion
         const double norm =
             std::hypot(std::hypot(state[3], state[4]), std::hypot(state[5], state[6]));
@@ -529,7 +542,7 @@ TEST_F(RfdsimCli, EveryShippedRobotRunsThroughBothApps) {
     ASSERT_EQ(rows.size(), 6u);
     // Released from rest, kinetic + potential - work + dissipated stays constant (docs/csv.md; the
     // drives' and URDF joints' friction dissipates).
-    const std::size_t kinetic = static_cast<std::size_t>(1 + nq + 2 * nv + n);
+    const std::size_t kinetic = static_cast<std::size_t>(1 + nq + 2 * nv + (loops ? f : n));
     const auto energy = [kinetic](const std::vector<double>& row) {
       return row[kinetic] + row[kinetic + 1] - row[kinetic + 2] + row[kinetic + 3];
     };
@@ -568,6 +581,40 @@ TEST_F(RfdsimCli, InertiaChecksWarnFailsWhenTheMassMatrixIsSingular) {
       << failure;
   EXPECT_EQ(failure.substr(std::string("rfdsim").size()),
             ridim_failure.substr(std::string("ridim").size()));
+}
+
+// A robot with loops (docs/loops.md): the torque file gives the actuated joints, the columns end
+// in the closure error, which stays below 1e-9; --q0 that cannot close, a torque file of every
+// joint and stick-slip are exit 2.
+TEST_F(RfdsimCli, LoopsAreHeldAndTheirClosureWritten) {
+  const std::string crank = std::string(DENOC_ROBOTS_DIR) + "/slider_crank.yaml";
+  write("tau.csv", "t,tau1\n0,1\n1,-1\n");
+  const Result r =
+      rfdsim("'" + crank + "' --torques tau.csv --t-end 1 --dt 0.1 --rtol 1e-10 --atol 1e-10");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 12u);
+  const std::vector<std::string> header = fields_of(lines[0]);
+  EXPECT_EQ(header[10], "tau1");
+  EXPECT_EQ(header[11], "kinetic");
+  EXPECT_EQ(header.back(), "closure");
+  for (const auto& row : rows_of(r.out)) {
+    EXPECT_LT(row.back(), 1e-9);
+    // The work the crank's torque did is the energy gained: work = kinetic + potential - E(0).
+    EXPECT_NEAR(row[11] + row[12] - (rows_of(r.out)[0][11] + rows_of(r.out)[0][12]), row[13], 1e-8);
+  }
+  const Result far = rfdsim("'" + crank + "' --free-fall --q0 0,0,0.2 --t-end 0.1 --dt 0.1");
+  EXPECT_EQ(far.status, 0) << far.err;  // a guess: assembled
+  const Result open = rfdsim("'" + crank + "' --free-fall --q0 0,3,0 --t-end 0.1 --dt 0.1");
+  EXPECT_EQ(open.status, 2) << open.err;
+  write("all.csv", "t,tau1,tau2,tau3\n0,1,0,0\n");
+  const Result all = rfdsim("'" + crank + "' --torques all.csv --t-end 0.1 --dt 0.1");
+  EXPECT_EQ(all.status, 2);
+  EXPECT_NE(all.err.find("all.csv"), std::string::npos) << all.err;
+  const Result sticky =
+      rfdsim("'" + crank + "' --free-fall --coulomb stick-slip --t-end 0.1 --dt 0.1");
+  EXPECT_EQ(sticky.status, 2);
+  EXPECT_NE(sticky.err.find("stick-slip"), std::string::npos) << sticky.err;
 }
 
 }  // namespace

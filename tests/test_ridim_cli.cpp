@@ -11,6 +11,7 @@
 #include <random>
 
 #include "denoc/denoc.hpp"
+#include "denoc/engine/closed_loop_samples.hpp"
 #include "denoc/engine/quantities.hpp"
 #include "denoc/io/csv.hpp"
 #include "denoc/io/robot_file.hpp"
@@ -188,6 +189,7 @@ TEST(Quantities, EachRowHasAsManyColumnsAsEntries) {
         denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/" + name);
     const int n = robot.model.dof();
     for (const auto& [quantity_name, quantity] : denoc::quantity_names()) {
+      if (denoc::needs_loops(quantity)) continue;  // ClosedLoopSamples's own test
       const std::vector<std::string> columns =
           denoc::quantity_columns(quantity, n, robot.model.floating());
       const denoc::SampleQuantities sample(robot, quantity,
@@ -716,6 +718,58 @@ TEST_F(RidimCli, DescribeSaysWhatWasUnderstood) {
                            "DH table, modified (fitted", "carried 1 moving joint(s)"}) {
     EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
   }
+}
+
+// A robot with loops (docs/loops.md): the trajectory gives the actuated joints; the torques, every
+// joint's state and the cut joints' wrenches are the library's (ClosedLoopSamples); --describe
+// gives the mobility; a loop quantity on a robot without loops, the full state's header and a
+// missing trajectory are exit 2.
+TEST_F(RidimCli, LoopsTakeTheActuatedJointsAndWriteTheirQuantities) {
+  const std::string bar = std::string(DENOC_ROBOTS_DIR) + "/fourbar.yaml";
+  std::string csv = "t,q1,qd1,qdd1\n";
+  for (int k = 0; k < 5; ++k)
+    csv += std::to_string(0.02 * k) + "," + std::to_string(0.125 * k) + ",6.25,1.5\n";
+  write("crank.csv", csv);
+  const denoc::RobotFile robot = denoc::load_robot_file(bar);
+  for (const auto& [name, quantity] : {std::pair{"torques", denoc::Quantity::torques},
+                                       {"joint-states", denoc::Quantity::joint_states},
+                                       {"constraint-forces", denoc::Quantity::constraint_forces}}) {
+    const Result r = ridim("'" + bar + "' crank.csv --quantity " + name);
+    ASSERT_EQ(r.status, 0) << r.err;
+    denoc::ClosedLoopSamples samples(robot, quantity, denoc::Route::denoc);
+    const std::vector<std::string> lines = lines_of(r.out);
+    ASSERT_EQ(lines.size(), 6u);
+    std::vector<std::string> header{"t"};
+    header.insert(header.end(), samples.columns().begin(), samples.columns().end());
+    EXPECT_EQ(cli::fields_of(lines[0]), header);
+    denoc::VecX<double> row(samples.size());
+    for (int k = 0; k < 5; ++k) {
+      samples.evaluate(denoc::VecX<double>::Constant(1, 0.125 * k),
+                       denoc::VecX<double>::Constant(1, 6.25),
+                       denoc::VecX<double>::Constant(1, 1.5), row);
+      const std::vector<double> written = numbers_of(lines[static_cast<std::size_t>(k + 1)]);
+      for (Eigen::Index c = 0; c < row.size(); ++c)
+        EXPECT_EQ(written[static_cast<std::size_t>(c + 1)], row[c]) << name << " row " << k;
+    }
+    EXPECT_EQ(r.err.find("least norm") != std::string::npos,
+              quantity == denoc::Quantity::constraint_forces)
+        << r.err;
+  }
+  EXPECT_EQ(
+      cli::fields_of(lines_of(ridim("'" + bar + "' crank.csv -q constraint-forces").out)[0])[1],
+      "ground_pivot_fx");
+  const Result described = ridim("'" + bar + "' --describe");
+  EXPECT_NE(described.out.find("mobility: 1 (3 joints less the rank 2)"), std::string::npos)
+      << described.out;
+  EXPECT_NE(described.out.find("t,q1,qd1,qdd1"), std::string::npos) << described.out;
+  write("full.csv", "t,q1,q2,q3,qd1,qd2,qd3,qdd1,qdd2,qdd3\n0,0,0,0,0,0,0,0,0,0\n");
+  const Result full = ridim("'" + bar + "' full.csv");
+  EXPECT_EQ(full.status, 2);
+  EXPECT_NE(full.err.find("full.csv"), std::string::npos) << full.err;
+  EXPECT_EQ(ridim("'" + bar + "'").status, 2);
+  const Result tree = ridim(kPlanar + " --quantity joint-states");
+  EXPECT_EQ(tree.status, 2);
+  EXPECT_NE(tree.err.find("with loops"), std::string::npos) << tree.err;
 }
 
 }  // namespace

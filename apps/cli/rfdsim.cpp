@@ -11,6 +11,7 @@
 
 #include "cli/wording.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/engine/closed_loop_samples.hpp"
 #include "denoc/engine/count_quantity.hpp"
 #include "denoc/engine/quantities.hpp"
 #include "denoc/engine/run_checks.hpp"
@@ -199,16 +200,22 @@ VecX<double> initial(const std::optional<std::vector<JointValue>>& given, const 
 
 // t, the state and its rates (with a floating base each block starts with the base's columns,
 // docs/floating-base.md), the joint forces, the energies.
-std::vector<std::string> output_header(const Model<double>& model, bool contact) {
+// With loops (docs/loops.md), the actuated joints' forces only, and the closure error last.
+std::vector<std::string> output_header(const RobotFile& robot, bool contact) {
+  const Model<double>& model = robot.model;
   std::vector<std::string> names =
       state_columns({"q", "qd", "qdd"}, model.dof(), model.floating()).names;
-  for (int i = 1; i <= model.dof(); ++i)
-    names.push_back("tau" + std::to_string(i));
+  for (int i = 0; i < model.dof(); ++i) {
+    const auto& actuated = robot.loops.actuated;
+    if (!robot.has_loops() || std::count(actuated.begin(), actuated.end(), i) > 0)
+      names.push_back("tau" + std::to_string(i + 1));
+  }
   names.push_back("kinetic");
   names.push_back("potential");
   if (contact) names.push_back("contact");  // docs/legged.md: the ground's springs
   names.push_back("work");                  // docs/csv.md: integral of the power put in
   names.push_back("dissipated");            // and of the power friction takes out
+  if (robot.has_loops()) names.push_back("closure");
   return names;
 }
 
@@ -218,7 +225,7 @@ class RowWriter {
   RowWriter(ChainDynamics& system, CsvWriter& csv, const RobotFile& robot)
       : system_(system),
         csv_(csv),
-        row_(output_row_size(system.model(), system.ground_contact() != nullptr)),
+        row_(output_row_size(system)),
         check_positive_definite_(robot) {}
 
   void operator()(double t, const State& x) {
@@ -263,9 +270,35 @@ RobotFile load_checked_robot(const RfdsimOptions& options) {
     std::cerr << "rfdsim: warning: " << on_command_line(warning) << '\n';
   check_forward_route(options.algorithm, robot);
   check_options(options);
+  if (robot.has_loops()) {  // docs/loops.md
+    require(options.friction.coulomb != CoulombModel::stick_slip,
+            robot.path +
+                ": --coulomb stick-slip locks joints of the spanning tree, which the "
+                "loops already constrain; use --coulomb regularised with loops");
+    require(!options.count_operations,
+            robot.path +
+                ": --count-operations counts the spanning tree's algorithms; a robot "
+                "with loops is not counted");
+  }
   wrench_frame(options, robot);    // a bad --frame is refused before any output is opened
   contact_points(options, robot);  // and a bad --contact
   return robot;
+}
+
+// With loops (docs/loops.md): --q0 (a guess) assembled with the actuated joints held, and --qd0
+// made to obey the loops with the actuated rates held; InputError when a loop does not close.
+void close_initial_state(const RobotFile& robot, State& x) {
+  const int n = robot.dof();
+  Eigen::Map<VecX<double>> q(x.data(), n), qd(x.data() + n, n);
+  ClosedLoopWorkspace<double> ws(robot.model, robot.loops);
+  const ClosedState state = close_state(robot.model, robot.loops, ws, q, qd);
+  const ClosureError& closure = state.closure;
+  require(closure.error <= kClosureTolerance,
+          "--q0: " + closure_failure(robot.loops, closure) +
+              ", the actuated joints held; give a --q0 nearer a closed configuration");
+  require(state.independent,
+          "--q0: the actuated joints do not fix the passive ones at this configuration (a "
+          "singular configuration of the loops)");
 }
 
 // x(0): q, qd (--q0, --qd0 or the robot file's initial), work and dissipated energy 0.
@@ -277,19 +310,30 @@ State initial_state(const RfdsimOptions& options, const RobotFile& robot) {
   Eigen::Map<VecX<double>>(x.data() + nq, nv) = initial(options.qd0, robot, true, warnings);
   for (const std::string& warning : warnings)
     std::cerr << "rfdsim: warning: " << on_command_line(warning) << '\n';
+  if (robot.has_loops() && (options.q0 || options.qd0)) close_initial_state(robot, x);
   return x;
 }
 
 // --free-fall, or --torques from standard input or from `torque_file` (opened here).
-std::unique_ptr<JointForces> open_joint_forces(const RfdsimOptions& options, int n,
+// With loops (docs/loops.md) the file gives t,tau<j>... of the actuated joints only.
+std::unique_ptr<JointForces> open_joint_forces(const RfdsimOptions& options, const RobotFile& robot,
                                                std::istream& standard_input,
                                                std::ifstream& torque_file) {
   if (options.free_fall) return std::make_unique<ZeroForces>();
-  if (options.torques == "-") return std::make_unique<SampledForces>(standard_input, "<stdin>", n);
-  torque_file.open(options.torques, std::ios::binary);
-  require(static_cast<bool>(torque_file),
-          options.torques + ": cannot open torque file: " + std::strerror(errno));
-  return std::make_unique<SampledForces>(torque_file, options.torques, n);
+  std::istream* in = &standard_input;
+  std::string name = "<stdin>";
+  if (options.torques != "-") {
+    torque_file.open(options.torques, std::ios::binary);
+    require(static_cast<bool>(torque_file),
+            options.torques + ": cannot open torque file: " + std::strerror(errno));
+    in = &torque_file;
+    name = options.torques;
+  }
+  if (!robot.has_loops()) return std::make_unique<SampledForces>(*in, name, robot.dof());
+  std::vector<std::string> header{"t"};
+  for (const std::string& column : actuated_columns(robot.loops, {"tau"}))
+    header.push_back(column);
+  return std::make_unique<SampledForces>(*in, name, header);
 }
 
 // --wrench read from `wrench_file` (opened here), or none.
@@ -320,7 +364,6 @@ void write_count(const RfdsimOptions& options, const RobotFile& robot, const Sta
 void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
                 std::ostream& standard_output, IntegrationStats& stats) {
   const RobotFile robot = load_checked_robot(options);
-  const int n = robot.dof();
   State x = initial_state(options, robot);
   if (options.count_operations) {  // the joint forces are not read: none are applied
     write_count(options, robot, x, standard_output);
@@ -328,17 +371,21 @@ void run_rfdsim(const RfdsimOptions& options, std::istream& standard_input,
   }
   std::ifstream torque_file, wrench_file;
   const std::unique_ptr<JointForces> forces =
-      open_joint_forces(options, n, standard_input, torque_file);
+      open_joint_forces(options, robot, standard_input, torque_file);
   const std::unique_ptr<SampledForces> wrench = open_wrench(options, wrench_file);
+  std::unique_ptr<ActuatedForces> actuated;  // with loops: n forces from the actuated joints'
+  if (robot.has_loops()) actuated = std::make_unique<ActuatedForces>(*forces, robot.loops.actuated);
   InputsWithWrenches inputs(
-      *forces, wrench ? std::vector<JointForces*>{wrench.get()} : std::vector<JointForces*>{});
+      actuated ? static_cast<JointForces&>(*actuated) : *forces,
+      wrench ? std::vector<JointForces*>{wrench.get()} : std::vector<JointForces*>{});
 
   Output output(options.output, standard_output);
   CsvWriter csv(output);
-  csv.header(output_header(robot.model, !options.contacts.empty()));
+  csv.header(output_header(robot, !options.contacts.empty()));
   csv.format_in_background();  // the rows formatted off the integration thread (docs/rfdsim.md)
   ChainDynamics system(robot.model, options.algorithm, inputs);
   system.set_friction(options.friction);
+  if (robot.has_loops()) system.set_loops(robot.loops);
   if (!options.contacts.empty())
     system.set_ground_contact(contact_points(options, robot), options.ground);
   if (wrench) {

@@ -11,6 +11,7 @@
 
 #include "cli/wording.hpp"
 #include "denoc/denoc.hpp"
+#include "denoc/engine/closed_loop_samples.hpp"
 #include "denoc/engine/count_quantity.hpp"
 #include "denoc/engine/run_checks.hpp"
 #include "denoc/io/block_reader.hpp"
@@ -304,6 +305,62 @@ void run_count(const RobotFile& robot, const RidimOptions& options, std::istream
   output.close();
 }
 
+// A robot with loops (docs/loops.md): the trajectory CSV gives the actuated joints only,
+// t,q<j>...,qd<j>...,qdd<j>...; each row is assembled from the previous row's solution and the
+// quantity written row by row.
+void run_closed(const RobotFile& robot, const RidimOptions& options, std::istream& standard_input,
+                std::ostream& standard_output) {
+  const auto refuse = [&robot](bool given, const std::string& what) {
+    if (given)
+      throw InputError(robot.path + ": " + what + " does not apply to a robot with loops " +
+                       "(docs/loops.md)");
+  };
+  refuse(options.count_operations, "--count-operations");
+  refuse(!options.wrench.empty(), "--wrench");
+  if (options.trajectory.empty()) {
+    throw InputError(robot.path +
+                     ": the robot has loops, so ridim needs a trajectory CSV of the actuated "
+                     "joints, t,q<j>...,qd<j>...,qdd<j>... (or - for standard input)");
+  }
+  std::ifstream file_in;
+  CsvReader reader = open_trajectory(options, standard_input, file_in);
+  std::vector<std::string> header{"t"};
+  for (const std::string& column : actuated_columns(robot.loops, {"q", "qd", "qdd"}))
+    header.push_back(column);
+  reader.read_header(header);
+  reader.require_increasing_time();
+  const int f = static_cast<int>(robot.loops.actuated.size());
+  VecX<double> values(1 + 3 * f);
+  if (!reader.next_row(values)) reader.fail_no_samples();
+  ClosedLoopSamples samples(robot, options.quantity, *options.algorithm,
+                            {options.friction, false, options.body_frame});
+  if (options.quantity == Quantity::constraint_forces && samples.redundant()) {
+    std::cerr << "ridim: note: " << robot.path
+              << ": the loop equations are redundant, so the constraint forces written are "
+                 "those of least norm (docs/loops.md)\n";
+  }
+  Output output(options.output, standard_output);
+  CsvWriter csv(output);
+  csv.set_source(reader.name());
+  header = {"t"};
+  header.insert(header.end(), samples.columns().begin(), samples.columns().end());
+  csv.header(header);
+  VecX<double> row(samples.size());
+  do {
+    const double t = values[0];
+    try {
+      samples.evaluate(values.segment(1, f), values.segment(1 + f, f), values.segment(1 + 2 * f, f),
+                       row);
+    } catch (const RunError& e) {
+      throw RunError(reader.name() + ":" + std::to_string(reader.line_number()) +
+                     ": at t = " + shortest(t) + ": " + e.message());
+    }
+    csv.set_source_line(reader.line_number());
+    csv.row(t, row);
+  } while (reader.next_row(values));
+  csv.finish();
+}
+
 }  // namespace
 
 void run_ridim(const RidimOptions& options, std::istream& standard_input,
@@ -339,10 +396,19 @@ void run_ridim(const RidimOptions& options, std::istream& standard_input,
     return;
   }
   if (options.describe) return;
+  if (needs_loops(options.quantity) && !robot.has_loops()) {
+    throw InputError(robot.path + ": " +
+                     mention(Parameter::quantity, quantity_name(options.quantity)) +
+                     " is of a robot with loops (docs/loops.md); this one has none");
+  }
   RidimOptions resolved = options;
   resolved.algorithm = choose_route(options.quantity, options.algorithm, robot);  // before output
   resolved.body_frame =
       choose_frame(options.quantity, options.frame, !options.wrench.empty(), robot);
+  if (robot.has_loops()) {
+    run_closed(robot, resolved, standard_input, standard_output);
+    return;
+  }
   if (options.count_operations) {
     run_count(robot, resolved, standard_input, standard_output);
     return;

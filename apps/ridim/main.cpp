@@ -78,7 +78,8 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       "frame-acceleration (of the tool frame or --frame), com (the mass, centre of\n"
       "mass and its velocity), com-jacobian, centroidal-momentum, centroidal-matrix;\n"
       "torque-derivatives (d tau/d q, d tau/d qd), acceleration-derivatives (d qdd/d q,\n"
-      "d qdd/d qd at the torques that give qdd) (docs/derivatives.md)");
+      "d qdd/d qd at the torques that give qdd) (docs/derivatives.md); with loops\n"
+      "(docs/loops.md): joint-states (every joint's q, qd, qdd), constraint-forces");
   denoc::add_name_option(
       app, "--algorithm", algorithm, denoc::route_names(),
       "The route; which apply depends on --quantity:\n"
@@ -99,7 +100,9 @@ void add_computation_options(CLI::App& app, denoc::RidimOptions& options, std::s
       "torque-derivatives:\n"
       "  denoc (default)  recursions over the tree (Carpentier, Mansard 2018)\n"
       "acceleration-derivatives:\n"
-      "  udu (default)    -M^-1 times those, M^-1 from the U D U^T factors, O(n^3)");
+      "  udu (default)    -M^-1 times those, M^-1 from the U D U^T factors, O(n^3)\n"
+      "joint-states, constraint-forces:\n"
+      "  denoc (default)  the spanning tree's DeNOC, projected (docs/loops.md)");
   app.add_flag("--count-operations", options.count_operations,
                "Instead of the rows, count the multiplications, additions, divisions, square\n"
                "roots and sines/cosines of one evaluation of --quantity by --algorithm at the\n"

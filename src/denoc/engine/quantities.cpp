@@ -16,7 +16,7 @@ std::vector<Route> algorithms_for(Quantity quantity) {
     return inverse_inertia_routes();
   }
   if (quantity == Quantity::pose || quantity == Quantity::jacobian ||
-      quantity == Quantity::reactions || of_motion(quantity)) {
+      quantity == Quantity::reactions || of_motion(quantity) || needs_loops(quantity)) {
     return {Route::denoc};  // from the DeNOC joint frames and backward recursion
   }
   if (quantity == Quantity::coriolis) return {Route::denoc};  // Saha (1999) Eqs. (25)-(29)

@@ -19,6 +19,7 @@ enum class Layout {
   reactions,  // each joint's force and moment: f1_x .. n1_z, f2_x ..
   named,      // the columns `named`
   partials,   // two nv x nv matrices row by row: prefix_q_i_j, then prefix_qd_i_j
+  loops,      // of a robot with loops: columns the loops name (docs/loops.md)
 };
 
 // One quantity, as every part of the suite reads it: ridim's --quantity name, the layout of its
@@ -36,7 +37,7 @@ struct QuantityFacts {
 };
 
 // In the order of ridim --help and docs/csv.md.
-const std::array<QuantityFacts, 18> kQuantities{{
+const std::array<QuantityFacts, 20> kQuantities{{
     {Quantity::torques, "torques", Layout::forces, "tau", 0, {}, false, false, true},
     {Quantity::mass_matrix, "mass-matrix", Layout::square, "M", 0, {}, false, false, true},
     {Quantity::inverse_mass_matrix, "inverse-mass-matrix", Layout::square, "Minv"},
@@ -91,6 +92,8 @@ const std::array<QuantityFacts, 18> kQuantities{{
      false,
      true},
     {Quantity::acceleration_derivatives, "acceleration-derivatives", Layout::partials, "dqdd_d"},
+    {Quantity::joint_states, "joint-states", Layout::loops},
+    {Quantity::constraint_forces, "constraint-forces", Layout::loops},
 }};
 
 const QuantityFacts& facts(Quantity quantity) {
@@ -128,6 +131,10 @@ bool takes_frame(Quantity quantity) {
   return facts(quantity).of_frame;
 }
 
+bool needs_loops(Quantity quantity) {
+  return facts(quantity).layout == Layout::loops;
+}
+
 bool of_motion(Quantity quantity) {
   return facts(quantity).of_motion;
 }
@@ -152,6 +159,8 @@ Eigen::Index quantity_row_size(Quantity quantity, int n, bool floating) {
       return named_count(f);
     case Layout::partials:
       return 2 * nv * nv;
+    case Layout::loops:  // ClosedLoopSamples knows them
+      return 0;
   }
   return 0;
 }
@@ -213,6 +222,8 @@ std::vector<std::string> quantity_columns(Quantity quantity, int n, bool floatin
       break;
     case Layout::named:
       names.assign(f.named.begin(), f.named.begin() + named_count(f));
+      break;
+    case Layout::loops:  // ClosedLoopSamples names them
       break;
   }
   return names;

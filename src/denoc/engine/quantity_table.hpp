@@ -32,6 +32,8 @@ enum class Quantity {
   // docs/derivatives.md: d tau / d q and d tau / d qd; d qdd / d q and d qdd / d qd.
   torque_derivatives,
   acceleration_derivatives,
+  joint_states,       // docs/loops.md: every joint's q, qd, qdd of a robot with loops
+  constraint_forces,  // docs/loops.md: each cut joint's wrench
 };
 
 // The names accepted by ridim --quantity, and the Quantity each selects.
@@ -44,6 +46,10 @@ bool takes_frame(Quantity quantity);
 
 // The quantities of the bodies' motion in the world frame (motion/, docs/legged.md).
 bool of_motion(Quantity quantity);
+
+// Of a robot with loops only (docs/loops.md): joint-states and constraint-forces, whose columns
+// the loops decide (ClosedLoopSamples); quantity_columns gives none for them.
+bool needs_loops(Quantity quantity);
 
 // The quantities that the packs compute, many samples per instruction, on a fixed base by the
 // DeNOC route (lane_quantities.hpp).

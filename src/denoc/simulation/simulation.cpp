@@ -74,6 +74,12 @@ void ChainDynamics::evaluate(const State& x, double t) {
     solve_with_locks(q_all, v_all, external);
     return;
   }
+  if (closed_) {  // the loops' accelerations, Eq. (L10)
+    if (!closed_configuration(model_, loops_, *closed_, q) ||
+        !closed_forward_dynamics(model_, loops_, *closed_, ws_, q, qd, tau_net_, qdd_))
+      qdd_.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
   const bool floating_external = external && model_.floating();
   qdd_ = forward_dynamics(route_, dynamics_, q_all, v_all,
                           floating_external ? rate_forces_ : tau_net_);
@@ -109,7 +115,19 @@ void ChainDynamics::add_external_forces(double t, const Eigen::Map<const VecX<do
   if (model_.floating()) rate_forces_.tail(model_.dof()) += tau_net_;
 }
 
-void ChainDynamics::project(State& x) const {
+double ChainDynamics::closure(const State& x) {
+  const Eigen::Map<const VecX<double>> q(x.data(), model_.nq());
+  return closure_error(model_, loops_, closed_->equations, q).error;
+}
+
+void ChainDynamics::project(State& x) {
+  if (closed_) {  // back onto the loops, the actuated joints held (docs/loops.md)
+    const int n = model_.dof();
+    Eigen::Map<VecX<double>> q(x.data(), n), qd(x.data() + n, n);
+    assemble(model_, loops_, *closed_, q);
+    if (closed_configuration(model_, loops_, *closed_, q)) closed_rates(loops_, *closed_, qd);
+    return;
+  }
   if (!model_.floating()) return;
   Eigen::Map<Eigen::Vector4d> quaternion(x.data() + 3);
   quaternion /= quaternion.norm();
@@ -540,19 +558,35 @@ Eigen::Index output_row_size(const Model<double>& model, bool contact) {
   return model.nq() + 2 * model.nv() + model.dof() + (contact ? 5 : 4);
 }
 
+Eigen::Index output_row_size(const ChainDynamics& system) {
+  const Model<double>& model = system.model();
+  const Eigen::Index forces =
+      system.has_loops() ? static_cast<Eigen::Index>(system.loops().actuated.size()) : model.dof();
+  return model.nq() + 2 * model.nv() + forces + (system.ground_contact() ? 5 : 4) +
+         (system.has_loops() ? 1 : 0);
+}
+
 void output_row(ChainDynamics& system, double t, const State& x, Eigen::Ref<VecX<double>> row) {
   const Model<double>& model = system.model();
   const int nq = model.nq(), nv = model.nv(), end = nq + 2 * nv + model.dof();
   const Eigen::Map<const VecX<double>> q(x.data(), nq), qd(x.data() + nq, nv);
   system.evaluate(x, t);
-  row.head(end) << q, qd, system.qdd(), system.tau();
+  row.head(nq + 2 * nv) << q, qd, system.qdd();
+  Eigen::Index k = nq + 2 * nv;
+  if (system.has_loops()) {  // the actuated joints' forces
+    for (int i : system.loops().actuated)
+      row[k++] = system.tau()[i];
+  } else {
+    row.segment(k, model.dof()) = system.tau();
+    k = end;
+  }
   Workspace<double>& ws = system.ws();
-  Eigen::Index k = end;
   row[k++] = kinetic_energy(model, ws, q, qd);
   row[k++] = potential_energy(model, ws, q);
   if (system.ground_contact()) row[k++] = system.ground_contact()->stored_energy();
   row[k++] = x[static_cast<std::size_t>(nq + nv)];      // work
   row[k++] = x[static_cast<std::size_t>(nq + nv + 1)];  // dissipated
+  if (system.has_loops()) row[k++] = system.closure(x);
 }
 
 const std::vector<std::pair<std::string, Method>>& method_names() {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "denoc/engine/dynamics.hpp"
+#include "denoc/loops/closed_dynamics.hpp"
 #include "denoc/model/model.hpp"
 #include "denoc/model/spatial.hpp"
 #include "denoc/simulation/ground_contact.hpp"
@@ -53,6 +54,29 @@ class JointForces {
 class ZeroForces : public JointForces {
  public:
   void at(double, Eigen::Ref<VecX<double>> tau) override { tau.setZero(); }
+};
+
+// The forces of the actuated joints of a robot with loops (docs/loops.md), one per actuated joint
+// from `source`, as the n joint forces: zero on the passive joints.
+class ActuatedForces : public JointForces {
+ public:
+  ActuatedForces(JointForces& source, std::vector<int> actuated)
+      : source_(source),
+        actuated_(std::move(actuated)),
+        values_(VecX<double>::Zero(static_cast<Eigen::Index>(actuated_.size()))) {}
+  void at(double t, Eigen::Ref<VecX<double>> tau) override {
+    source_.at(t, values_);
+    tau.setZero();
+    for (std::size_t k = 0; k < actuated_.size(); ++k)
+      tau[actuated_[k]] = values_[static_cast<Eigen::Index>(k)];
+  }
+  void release_before(double t) override { source_.release_before(t); }
+  double next_kink(double t) override { return source_.next_kink(t); }
+
+ private:
+  JointForces& source_;
+  std::vector<int> actuated_;
+  VecX<double> values_;
 };
 
 // The joint forces and the external wrenches (ChainDynamics::add_wrench) as the integrator sees
@@ -122,7 +146,7 @@ class ChainDynamics {
   // after every accepted step and on every interpolated output state (docs/floating-base.md:
   // the step's error is estimated before, and the correction is no larger than the error the
   // step made in the norm, which the exact motion keeps at 1). Nothing otherwise.
-  void project(State& x) const;
+  void project(State& x);
 
   const Model<double>& model() const { return model_; }
   Workspace<double>& ws() { return dynamics_.denoc(); }
@@ -152,6 +176,19 @@ class ChainDynamics {
     contact_ = std::make_unique<GroundContact>(model_, points, ground);
   }
   const GroundContact* ground_contact() const { return contact_.get(); }
+  // Closed loops (docs/loops.md): the motion keeps them closed. tau acts on the actuated joints
+  // only (the forces give n entries, zero on the passive joints); the accelerations are those of
+  // Eq. (L10), and project() puts each accepted state back on the loops: q assembled with the
+  // actuated joints held, qd = G qd_a (coordinate partitioning; the integrator's error control
+  // sees the actuated joints' motion, which determines the rest).
+  void set_loops(const Loops<double>& loops) {
+    loops_ = loops;
+    closed_ = std::make_unique<ClosedLoopWorkspace<double>>(model_, loops_);
+  }
+  bool has_loops() const { return closed_ != nullptr; }
+  const Loops<double>& loops() const { return loops_; }
+  // The closure error of the state x (m or rad): the largest entry of Eq. (L1).
+  double closure(const State& x);
   // Whether the contacts push as their modes say (events located) or as they press at each
   // evaluation; the integrator sets it.
   void use_contact_modes(bool modes) { contact_modes_ = modes; }
@@ -196,6 +233,8 @@ class ChainDynamics {
   std::vector<JointForces*> wrench_sources_;
   std::vector<FrameWrench<double>> wrenches_;  // each source's frame, its value at the state
   std::unique_ptr<GroundContact> contact_;
+  Loops<double> loops_;
+  std::unique_ptr<ClosedLoopWorkspace<double>> closed_;
   bool contact_modes_ = false;
   VecX<double> tau_net_, friction_, wrench_samples_, holding_;
   VecX<double> rate_forces_;     // with a floating base and wrenches: the forces of all 6 + n rates
@@ -210,8 +249,10 @@ class ChainDynamics {
 };
 
 // The entries of an output row after t (docs/csv.md): q, qd, qdd, tau, kinetic, potential, work,
-// dissipated (nq + 2 nv + n + 4), with ground contact `contact` after potential.
+// dissipated (nq + 2 nv + n + 4), with ground contact `contact` after potential; with loops
+// (docs/loops.md) tau of the actuated joints only, and `closure` last.
 Eigen::Index output_row_size(const Model<double>& model, bool contact = false);
+Eigen::Index output_row_size(const ChainDynamics& system);
 
 // That row at the output time t of the state x ([q; qd; work; dissipated]): the system evaluated
 // there (not counted as an integrator's evaluation), the energies from its workspace.
