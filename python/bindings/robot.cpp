@@ -6,6 +6,7 @@
 
 #include <pybind11/stl.h>
 
+#include "denoc/engine/closed_loop_samples.hpp"
 #include "denoc/engine/count_quantity.hpp"
 #include "denoc/io/frames.hpp"
 #include "denoc/io/number.hpp"
@@ -206,6 +207,15 @@ py::array_t<double> Robot::evaluate(const std::string& quantity_text,
                                     std::optional<Array> qd_array, std::optional<Array> qdd_array,
                                     const py::object& wrenches_given, int threads) {
   const Quantity quantity = find_name(quantity_names(), quantity_text, "quantity");
+  if (file_.has_loops()) {
+    if (!wrenches_given.is_none())
+      throw InputError("wrenches: do not apply to a robot with loops (docs/loops.md)");
+    return evaluate_closed(quantity, algorithm, friction, frame, std::move(q_array),
+                           std::move(qd_array), std::move(qdd_array));
+  }
+  if (needs_loops(quantity))
+    throw InputError("quantity '" + quantity_text +
+                     "' is of a robot with loops (docs/loops.md); this one has none");
   const Samples q{"q", std::move(q_array), file_.model.nq()};
   const Samples qd{"qd", qd_array ? std::move(*qd_array) : Array(), file_.model.nv()};
   const Samples qdd{"qdd", qdd_array ? std::move(*qdd_array) : Array(), file_.model.nv()};
@@ -256,8 +266,76 @@ py::array_t<double> Robot::evaluate(const std::string& quantity_text,
   return out;
 }
 
+// One sample after another: each is assembled from the last one's solution, so a batch is one
+// motion, not independent samples, and runs on one thread without the GIL.
+py::array_t<double> Robot::evaluate_closed(Quantity quantity,
+                                           const std::optional<std::string>& algorithm,
+                                           bool friction, const std::optional<std::string>& frame,
+                                           Array q_array, std::optional<Array> qd_array,
+                                           std::optional<Array> qdd_array) {
+  const Eigen::Index f = static_cast<Eigen::Index>(file_.loops.actuated.size());
+  const VecX<double> zeros = VecX<double>::Zero(f);
+  const Samples q{"q", std::move(q_array), f};
+  const Samples qd{"qd", qd_array ? std::move(*qd_array) : Array(), f};
+  const Samples qdd{"qdd", qdd_array ? std::move(*qdd_array) : Array(), f};
+  const Shape shape = qdd_array  ? check_samples({&q, &qd, &qdd})
+                      : qd_array ? check_samples({&q, &qd})
+                                 : check_samples({&q});
+  const Route r =
+      choose_route(quantity, algorithm ? std::optional(route(*algorithm)) : std::nullopt, file_);
+  ClosedLoopSamples samples(
+      file_, quantity, r,
+      {friction, false, choose_frame(quantity, frame.value_or(""), false, file_)});
+  const Eigen::Index width = samples.size();
+  py::array_t<double> out = rows_array(shape, width);
+  double* rows = out.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (py::ssize_t k = 0; k < shape.count; ++k) {
+      const auto row = [&](const Samples& s, bool present) {
+        return present ? Eigen::Map<const VecX<double>>(s.array.data() + k * f, f)
+                       : Eigen::Map<const VecX<double>>(zeros.data(), f);
+      };
+      try {
+        samples.evaluate(row(q, true), row(qd, qd_array.has_value()),
+                         row(qdd, qdd_array.has_value()),
+                         Eigen::Map<VecX<double>>(rows + k * width, width));
+      } catch (const RunError& e) {
+        throw RunError((shape.batch ? "sample " + std::to_string(k) + ": " : std::string()) +
+                       e.message());
+      }
+    }
+  }
+  return out;
+}
+
+py::array_t<double> Robot::assemble(Array q_array) const {
+  if (!file_.has_loops()) throw InputError("assemble: the robot has no loops (docs/loops.md)");
+  const Eigen::Index f = static_cast<Eigen::Index>(file_.loops.actuated.size());
+  const Samples q{"q", std::move(q_array), f};
+  const Shape shape = check_samples({&q});
+  ClosedLoopSamples samples(file_, Quantity::joint_states, Route::denoc);
+  const Eigen::Index n = file_.dof();
+  py::array_t<double> out = rows_array(shape, n);
+  double* rows = out.mutable_data();
+  for (py::ssize_t k = 0; k < shape.count; ++k) {
+    try {
+      Eigen::Map<VecX<double>>(rows + k * n, n) =
+          samples.assemble(Eigen::Map<const VecX<double>>(q.array.data() + k * f, f));
+    } catch (const RunError& e) {
+      throw RunError((shape.batch ? "sample " + std::to_string(k) + ": " : std::string()) +
+                     e.message());
+    }
+  }
+  return out;
+}
+
 py::array_t<double> Robot::forward(const std::optional<std::string>& algorithm, bool friction,
                                    Array q_array, Array qd_array, Array tau_array, int threads) {
+  if (file_.has_loops())
+    throw InputError(
+        "forward_dynamics: the robot has loops, whose motion simulate() integrates with the loops "
+        "held (docs/loops.md)");
   const Route r = route(algorithm.value_or("udu"));
   const Samples q{"q", std::move(q_array), file_.model.nq()};
   const Samples qd{"qd", std::move(qd_array), file_.model.nv()};
@@ -394,6 +472,26 @@ void bind_robot(py::module_& m) {
                                const Vec3<double> g = r.file().model.gravity();
                                return std::vector<double>{g[0], g[1], g[2]};
                              })
+      .def_property_readonly("mobility",
+                             [](const Robot& r) {
+                               return r.file().has_loops() ? r.file().mobility
+                                                           : r.file().model.nv();
+                             })
+      .def_property_readonly("actuated",
+                             [](const Robot& r) {
+                               std::vector<int> joints;
+                               for (int i : r.file().loops.actuated)
+                                 joints.push_back(i + 1);
+                               return joints;
+                             })
+      .def_property_readonly("loop_names",
+                             [](const Robot& r) {
+                               std::vector<std::string> names;
+                               for (const auto& cut : r.file().loops.cuts)
+                                 names.push_back(cut.name);
+                               return names;
+                             })
+      .def("_assemble", &Robot::assemble, py::arg("q"))
       .def("_initial_state", &Robot::initial_state, py::arg("rates"))
       .def("_trajectory", &Robot::trajectory)
       .def("_evaluate", &Robot::evaluate, py::arg("quantity"), py::arg("algorithm"),

@@ -81,6 +81,9 @@ class Robot {
                                const std::optional<std::string>& frame, Array q,
                                std::optional<Array> qd, std::optional<Array> qdd,
                                const py::object& wrenches, int threads);
+  // With loops (docs/loops.md): every joint's q from the actuated joints' (rows (f,) or (N, f)),
+  // each row assembled from the last (the first from the file's initial q).
+  py::array_t<double> assemble(Array q_actuated) const;
   // qdd at q, qd, tau (ForwardDynamics).
   py::array_t<double> forward(const std::optional<std::string>& algorithm, bool friction, Array q,
                               Array qd, Array tau, int threads);
@@ -92,6 +95,11 @@ class Robot {
   Route route(const std::string& name) const;
 
  private:
+  // evaluate for a robot with loops: the actuated joints' q, qd, qdd, sample after sample.
+  py::array_t<double> evaluate_closed(Quantity quantity,
+                                      const std::optional<std::string>& algorithm, bool friction,
+                                      const std::optional<std::string>& frame, Array q,
+                                      std::optional<Array> qd, std::optional<Array> qdd);
   using QuantityKey = std::tuple<int, int, bool, std::string>;
   // The workers of a quantity, `count` of them built (at their first use).
   std::vector<Worker<SampleQuantities>>& quantities(Quantity quantity,

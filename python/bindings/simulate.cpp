@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "denoc/engine/closed_loop_samples.hpp"
 #include "denoc/engine/quantities.hpp"
 #include "denoc/engine/run_checks.hpp"
 #include "denoc/io/frames.hpp"
@@ -188,18 +189,41 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
   State x(static_cast<std::size_t>(model.nq() + model.nv() + 2), 0.0);  // q, qd, work, dissipated
   Eigen::Map<VecX<double>>(x.data(), model.nq()) = initial(robot, q0, false);
   Eigen::Map<VecX<double>>(x.data() + model.nq(), model.nv()) = initial(robot, qd0, true);
-  const std::unique_ptr<JointForces> forces = joint_forces(torques, file.dof());
+  // With loops (docs/loops.md): the actuated joints' forces, and q0, qd0 put on the loops.
+  const bool loops = file.has_loops();
+  const int forces_given = loops ? static_cast<int>(file.loops.actuated.size()) : file.dof();
+  if (loops) {
+    require(s.friction.coulomb != CoulombModel::stick_slip,
+            "coulomb='stick-slip' locks joints of the spanning tree, which the loops already "
+            "constrain; use coulomb='regularised' with loops");
+    const int n = file.dof();
+    ClosedLoopWorkspace<double> ws(model, file.loops);
+    const ClosedState state =
+        close_state(model, file.loops, ws, Eigen::Map<VecX<double>>(x.data(), n),
+                    Eigen::Map<VecX<double>>(x.data() + n, n));
+    require(state.closure.error <= kClosureTolerance,
+            "q0: " + closure_failure(file.loops, state.closure) +
+                ", the actuated joints held; give a q0 nearer a closed configuration");
+    require(state.independent,
+            "q0: the actuated joints do not fix the passive ones there (a singular configuration "
+            "of the loops)");
+  }
+  const std::unique_ptr<JointForces> given = joint_forces(torques, forces_given);
+  std::unique_ptr<ActuatedForces> actuated;
+  if (loops) actuated = std::make_unique<ActuatedForces>(*given, file.loops.actuated);
   const WrenchInputs wrench = wrench_inputs(robot, wrenches);
   std::vector<JointForces*> wrench_sources;
   for (const std::unique_ptr<JointForces>& source : wrench.sources)
     wrench_sources.push_back(source.get());
-  InputsWithWrenches inputs(*forces, wrench_sources);
+  InputsWithWrenches inputs(actuated ? static_cast<JointForces&>(*actuated) : *given,
+                            wrench_sources);
   const std::vector<BodyFrame<double>> points = contact_points(robot, contacts);
   const GroundSettings ground_law = ground_settings(ground);
   if (!points.empty()) GroundContact(model, points, ground_law);  // InputError before the GIL goes
 
   const OutputTimes times(t_end, dt);
-  const Eigen::Index width = 1 + output_row_size(model, !points.empty());
+  const Eigen::Index width = 1 + output_row_size(model, !points.empty()) +
+                             (loops ? forces_given - file.dof() + 1 : 0);  // and `closure`
   std::vector<double> rows;
   rows.reserve(static_cast<std::size_t>(std::min<long>(times.size(), 1 << 20) * width));
   IntegrationStats stats;
@@ -207,6 +231,7 @@ py::tuple simulate(Robot& robot, double t_end, double dt, std::optional<Array> q
     py::gil_scoped_release release;
     ChainDynamics system(model, s.route, inputs);
     system.set_friction(s.friction);
+    if (loops) system.set_loops(file.loops);
     for (std::size_t k = 0; k < wrench_sources.size(); ++k)
       system.add_wrench(*wrench_sources[k], wrench.frames[k], false);
     if (!points.empty()) system.set_ground_contact(points, ground_law);

@@ -148,6 +148,13 @@ class Robot(_denoc.Robot):
         sampled as ridim samples it without a trajectory CSV: t (N,), q, qd, qdd (N, n)."""
         return self._trajectory()
 
+    def assemble(self, q):
+        """With loops (docs/loops.md): every joint's q (n,) from the actuated joints' q
+        (robot.actuated, shape (mobility,)), or (N, n) from (N, mobility), each row assembled from
+        the last (the first from the robot file's initial q) with the actuated joints held.
+        ComputeError when a loop does not close."""
+        return self._assemble(q)
+
     def inverse_dynamics(self, q, qd, qdd, algorithm="denoc", friction=True, wrenches=None,
                          threads=None):
         """Joint forces tau(q, qd, qdd): Saha (1999) Eq. (30), or Mata et al. (2002) Eq. (17) with
@@ -157,7 +164,10 @@ class Robot(_denoc.Robot):
         sample) that the environment exerts at each frame's origin (any of frame_names), in the
         base frame (the world frame with a floating base): tau then balances them, tau = M qdd + h
         - sum J^T w. threads: how many threads a batch runs on (None: every core).
-        Shapes (nv,) or (N, nv). As ridim --quantity torques (and --wrench)."""
+        Shapes (nv,) or (N, nv). As ridim --quantity torques (and --wrench).
+        With loops (docs/loops.md) q, qd, qdd are the actuated joints' (robot.actuated), rows one
+        motion assembled in turn, and tau the actuators' forces, shape (mobility,) or
+        (N, mobility)."""
         return self._vectors("torques", algorithm, q, qd, qdd, friction, wrenches, threads)
 
     def bias(self, q, qd, algorithm="denoc", friction=True, wrenches=None, threads=None):
@@ -328,7 +338,9 @@ class Simulation:
     """The time histories of simulate(), one row per output time, as rfdsim's columns
     (docs/csv.md): t (N,), q (N, nq), qd and qdd (N, nv), tau (N, n), and the energies kinetic,
     potential, work (put in by tau and a wrench) and dissipated (by friction and the ground), each
-    (N,); with ground contact also contact (the ground's springs' energy), else None.
+    (N,); with ground contact also contact (the ground's springs' energy), else None. With loops
+    (docs/loops.md) tau holds the actuated joints' forces (N, robot.mobility) and closure the
+    loops' closure error (N,), else None.
     stats holds the integrator's steps, rejected, rhs_evaluations, events and wall_seconds."""
     t: np.ndarray
     q: np.ndarray
@@ -341,6 +353,7 @@ class Simulation:
     dissipated: np.ndarray
     stats: dict
     contact: Optional[np.ndarray] = None
+    closure: Optional[np.ndarray] = None
 
 
 def simulate(robot: Robot, t_end: float, dt: float, q0=None, qd0=None,
@@ -352,10 +365,13 @@ def simulate(robot: Robot, t_end: float, dt: float, q0=None, qd0=None,
     """Integrates the robot's equations of motion from 0 to t_end as rfdsim does (Saha 1999,
     Section 5.2), reporting every dt.
 
-    q0, qd0    the initial state (default: the robot file's, else zero)
+    q0, qd0    the initial state (default: the robot file's, else zero); with loops
+               (docs/loops.md) every joint's, q0 a guess assembled with the actuated joints held
+               and qd0 made to obey the loops with the actuated rates held
     torques    None (free fall), an array of rows t,tau1..taun (interpolated linearly, held
                beyond its ends), or a callable f(t, q, qd) -> tau of n joint forces (closed-loop
-               control; it is called at every evaluation of the dynamics)
+               control; it is called at every evaluation of the dynamics); with loops the
+               actuated joints' forces only (robot.actuated, in joint order)
     method     "dopri5", "cash-karp54", "fehlberg78" or "rk4" (fixed step `step`, default dt);
                rtol and atol bound each step's error; an adaptive step's first trial is `step`
                (default dt / 100), and below min_step (default: none) the integration fails
@@ -381,11 +397,14 @@ def simulate(robot: Robot, t_end: float, dt: float, q0=None, qd0=None,
                                     contacts if contacts is None or isinstance(contacts, str)
                                     else list(contacts),
                                     ground)
-    nq, nv, n = robot.nq, robot.nv, robot.n
-    energies = 5 if contacts else 4
-    columns = np.cumsum([1, nq, nv, nv, n] + [1] * energies)
+    nq, nv = robot.nq, robot.nv
+    loops = bool(robot.loop_names)
+    forces = len(robot.actuated) if loops else robot.n
+    energies = (5 if contacts else 4) + (1 if loops else 0)
+    columns = np.cumsum([1, nq, nv, nv, forces] + [1] * energies)
     t, q, qd, qdd, tau, kinetic, potential, *rest, _ = np.split(table, columns, axis=1)
     contact = rest.pop(0)[:, 0] if contacts else None
+    closure = rest.pop()[:, 0] if loops else None
     work, dissipated = rest
     return Simulation(t[:, 0], q, qd, qdd, tau, kinetic[:, 0], potential[:, 0], work[:, 0],
-                      dissipated[:, 0], stats, contact)
+                      dissipated[:, 0], stats, contact, closure)

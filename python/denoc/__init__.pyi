@@ -29,6 +29,9 @@ class Robot:
     chain_ends: List[str]
     gravity_vector: List[float]
     warnings: List[str]
+    mobility: int
+    actuated: List[int]
+    loop_names: List[str]
     def __init__(
         self,
         path: Union[str, PathLike],
@@ -61,6 +64,7 @@ class Robot:
     @property
     def initial_qd(self) -> np.ndarray: ...
     def trajectory(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+    def assemble(self, q: ArrayLike) -> np.ndarray: ...
     def inverse_dynamics(
         self,
         q: ArrayLike,
@@ -171,6 +175,7 @@ class Simulation:
     dissipated: np.ndarray
     stats: Dict[str, float]
     contact: Optional[np.ndarray]
+    closure: Optional[np.ndarray]
 
 def simulate(
     robot: Robot,
