@@ -253,6 +253,32 @@ TEST(Loops, TheSliderCranksTorqueIsItsLagrangians) {
   expect_lagrangian_torques("slider_crank.yaml", SliderCrank());
 }
 
+// Power balance, tau_a . qd_a = dE/dt: along a crank motion theta(t) = 0.3 + 5 t + 4 t^2, the
+// actuator's power against the rate of the energy E = T + V of the assembled states (the tree's
+// kinetic and potential energy, by a central difference in time), for the four-bar and the
+// slider-crank.
+TEST(Loops, TheActuatorsPowerIsTheRateOfTheEnergy) {
+  for (const char* file : {"fourbar.yaml", "slider_crank.yaml"}) {
+    const RobotFile r = robot(file);
+    const int n = r.dof();
+    denoc::ClosedLoopSamples torques(r, denoc::Quantity::torques, denoc::Route::denoc);
+    denoc::ClosedLoopSamples states(r, denoc::Quantity::joint_states, denoc::Route::denoc);
+    denoc::Workspace<double> ws(r.model);
+    VecX tau(1), row(3 * n);
+    const auto energy = [&](double t) {
+      states.evaluate(one(0.3 + 5 * t + 4 * t * t), one(5 + 8 * t), one(8), row);
+      const VecX q = row.head(n), qd = row.segment(n, n);
+      return denoc::kinetic_energy(r.model, ws, q, qd) + denoc::potential_energy(r.model, ws, q);
+    };
+    for (double t = 0; t < 1; t += 0.01) {  // a turn and more, one configuration from the last
+      const double h = 1e-5;
+      const double rate = (energy(t + h) - energy(t - h)) / (2 * h);
+      torques.evaluate(one(0.3 + 5 * t + 4 * t * t), one(5 + 8 * t), one(8), tau);
+      EXPECT_NEAR(tau[0] * (5 + 8 * t), rate, 1e-6 * (1 + std::abs(rate))) << file << " t " << t;
+    }
+  }
+}
+
 // tests/fixtures/fourbar_cut_at_pin.yaml is robots/fourbar.yaml cut at the coupler-rocker pin
 // instead of the ground pivot: a tree of two branches. The crank needs the same torque.
 TEST(Loops, TheFourBarCutAtAnotherJointNeedsTheSameTorque) {
