@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "denoc/denoc.hpp"
+#include "denoc/engine/closed_loop_samples.hpp"
 #include "denoc/engine/count_operations.hpp"
 #include "denoc/engine/lane_quantities.hpp"
 #include "denoc/engine/quantities.hpp"
@@ -363,6 +364,36 @@ TEST(Allocations, NoneInTheRightHandSideWithFrictionAndWrench) {
       system.settle_modes(x, 0);  // joints at rest: some lock
       EXPECT_EQ(allocations_after_first([&] { system(x, dxdt, 0.0); }), 0);
       EXPECT_EQ(allocations_after_first([&] { system.transition_due(x, 0.0); }), 0);
+    }
+  }
+}
+
+// Closed loops (docs/loops.md): rfdsim's right-hand side and its projection onto the loops
+// (assembly, the passive rates), and ridim's rows of the actuators' forces and the joints' states,
+// on a revolute, a prismatic and spherical cut joints.
+TEST(Allocations, NoneWithClosedLoops) {
+  for (const char* name : {"fourbar.yaml", "slider_crank.yaml", "stewart_gough.yaml"}) {
+    const denoc::RobotFile robot =
+        denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/" + name);
+    const int n = robot.dof(), f = static_cast<int>(robot.loops.actuated.size());
+    ConstantInput tau;
+    denoc::ChainDynamics system(robot.model, denoc::Route::udu, tau);
+    system.set_loops(robot.loops);
+    denoc::State x(static_cast<std::size_t>(2 * n + 2), 0.0), dxdt(x.size());
+    for (int i = 0; i < n; ++i) {
+      x[static_cast<std::size_t>(i)] = (*robot.initial_q)[i];
+      x[static_cast<std::size_t>(n + i)] = (*robot.initial_qd)[i] + 0.1;
+    }
+    EXPECT_EQ(allocations_after_first([&] { system(x, dxdt, 0.0); }), 0) << name;
+    EXPECT_EQ(allocations_after_first([&] { system.project(x); }), 0) << name;
+    const denoc::VecX<double> q_a = denoc::VecX<double>::Constant(f, 0.01), qd_a = q_a;
+    for (denoc::Quantity quantity : {denoc::Quantity::torques, denoc::Quantity::joint_states}) {
+      denoc::ClosedLoopSamples samples(robot, quantity, denoc::Route::denoc);
+      denoc::VecX<double> row(samples.size()), actuated = q_a;
+      for (int k = 0; k < f; ++k)
+        actuated[k] += (*robot.initial_q)[robot.loops.actuated[static_cast<std::size_t>(k)]];
+      EXPECT_EQ(allocations_after_first([&] { samples.evaluate(actuated, qd_a, qd_a, row); }), 0)
+          << name;
     }
   }
 }

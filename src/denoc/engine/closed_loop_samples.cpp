@@ -100,7 +100,7 @@ void ClosedLoopSamples::evaluate(ConstVectorRef<double> q_a, ConstVectorRef<doub
   }
   tau_tree_.resize(model_.dof());
   tree_->evaluate(q_, qd_, qdd_, tau_tree_);  // friction included as the settings say
-  const VecX<double> tau_a = actuator_forces(ws_, tau_tree_);
+  const VecX<double>& tau_a = actuator_forces(ws_, tau_tree_);
   if (quantity_ == Quantity::torques) {
     row = tau_a;
   } else {

@@ -50,7 +50,14 @@ struct ClosedLoopWorkspace {
         reduced_llt(f),
         rhs(VecX<S>::Zero(model.dof())),
         q_trial(VecX<S>::Zero(model.dof())),
-        step(VecX<S>::Zero(model.dof() - f)) {
+        step(VecX<S>::Zero(model.dof() - f)),
+        qr_rhs(MatX<S>::Zero(loops.equations(), std::max(f, 1))),
+        qr_work(VecX<S>::Zero(std::max(f, 1))),
+        passive_of_actuated(MatX<S>::Zero(model.dof() - f, f)),
+        actuated_values(VecX<S>::Zero(f)),
+        tau_actuated(VecX<S>::Zero(f)),
+        MG(MatX<S>::Zero(model.dof(), f)),
+        reduced_rhs(VecX<S>::Zero(f)) {
     std::vector<char> is_actuated(static_cast<std::size_t>(model.dof()), 0);
     for (int i : loops.actuated)
       is_actuated[static_cast<std::size_t>(i)] = 1;
@@ -68,6 +75,14 @@ struct ClosedLoopWorkspace {
   MatX<S> reduced;                                 // G^T M G (closed_dynamics.hpp)
   Eigen::LLT<MatX<S>> reduced_llt;
   VecX<S> rhs, q_trial, step;
+  // Scratch, sized once, so that no call allocates: a least-squares solve's right-hand sides and
+  // Householder workspace, -J_p^+ J_a, the actuated joints' values and forces, M G and G^T rhs.
+  MatX<S> qr_rhs;
+  VecX<S> qr_work;
+  MatX<S> passive_of_actuated;
+  VecX<S> actuated_values, tau_actuated;
+  MatX<S> MG;
+  VecX<S> reduced_rhs;
 };
 
 // The closure error: the largest |entry| of Eq. (L1), m or rad, and the cut where it is.
@@ -119,6 +134,28 @@ int mobility(const Model<S>& model, const Loops<S>& loops, LoopWorkspace<S>& ws,
 }
 
 namespace detail {
+// x = J_p^+ b (k columns) by the pivoted QR of J_p, least squares (exact for equations that agree):
+// Q^T applied to b in ws.qr_rhs, the triangle of the nonzero pivots solved, the columns' order
+// undone. As Eigen's ColPivHouseholderQR::solve, on the workspace's storage.
+template <typename S, typename Rhs, typename Out>
+void solve_passive(ClosedLoopWorkspace<S>& ws, const Eigen::MatrixBase<Rhs>& b, Out&& x) {
+  const Eigen::Index k = b.cols(), r = ws.passive_qr.nonzeroPivots();
+  auto c = ws.qr_rhs.leftCols(k);
+  c = b;
+  auto work = ws.qr_work.head(k);
+  ws.passive_qr.householderQ().setLength(r).adjoint().applyThisOnTheLeft(c, work);
+  ws.passive_qr.matrixQR().topLeftCorner(r, r).template triangularView<Eigen::Upper>().solveInPlace(
+      c.topRows(r));
+  const auto& order = ws.passive_qr.colsPermutation().indices();
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    if (i < r) {
+      x.row(order[i]) = c.row(i);
+    } else {
+      x.row(order[i]).setZero();
+    }
+  }
+}
+
 // J_a and J_p from ws.equations.J, and J_p factored; false if J_p's columns are dependent (the
 // actuated joints do not fix the passive ones here).
 template <typename S>
@@ -141,14 +178,14 @@ template <typename S>
 ClosureError assemble(const Model<S>& model, const Loops<S>& loops, ClosedLoopWorkspace<S>& ws,
                       VectorRef<S> q) {
   LoopWorkspace<S>& eq = ws.equations;
-  auto norm_at = [&](const VecX<S>& x) {
+  auto norm_at = [&](ConstVectorRef<S> x) {
     return static_cast<double>(loop_residual(model, loops, eq, x).norm());
   };
   double norm = norm_at(q);
   for (int iteration = 0; iteration < 100 && norm > kAssemblyTarget; ++iteration) {
     loop_jacobian(model, loops, eq);
     detail::factor_passive_columns(loops, ws);
-    ws.step = ws.passive_qr.solve(eq.residual);
+    detail::solve_passive(ws, eq.residual, ws.step);
     double scale = 1;
     bool reduced = false;
     for (int halving = 0; halving < 30 && !reduced; ++halving, scale /= 2) {
@@ -177,22 +214,21 @@ bool closed_configuration(const Model<S>& model, const Loops<S>& loops, ClosedLo
   loop_residual(model, loops, ws.equations, q);
   loop_jacobian(model, loops, ws.equations);
   if (!detail::factor_passive_columns(loops, ws)) return false;
-  const MatX<S> passive_of_actuated = -ws.passive_qr.solve(ws.Ja);  // -J_p^+ J_a
+  detail::solve_passive(ws, ws.Ja, ws.passive_of_actuated);  // J_p^+ J_a
   ws.G.setZero();
   for (int k = 0; k < ws.f; ++k)
     ws.G(loops.actuated[static_cast<std::size_t>(k)], k) = S(1);
   for (std::size_t k = 0; k < ws.passive.size(); ++k)
-    ws.G.row(ws.passive[k]) = passive_of_actuated.row(static_cast<Eigen::Index>(k));
+    ws.G.row(ws.passive[k]) = -ws.passive_of_actuated.row(static_cast<Eigen::Index>(k));
   return true;
 }
 
 // qd's passive entries from its actuated ones, Eq. (L6), after closed_configuration.
 template <typename S>
-void closed_rates(const Loops<S>& loops, const ClosedLoopWorkspace<S>& ws, VectorRef<S> qd) {
-  VecX<S> qd_a(ws.f);
+void closed_rates(const Loops<S>& loops, ClosedLoopWorkspace<S>& ws, VectorRef<S> qd) {
   for (int k = 0; k < ws.f; ++k)
-    qd_a[k] = qd[loops.actuated[static_cast<std::size_t>(k)]];
-  qd = ws.G * qd_a;
+    ws.actuated_values[k] = qd[loops.actuated[static_cast<std::size_t>(k)]];
+  qd.noalias() = ws.G * ws.actuated_values;
 }
 
 // A state put on the loops: q assembled with the actuated joints held, then qd's passive rates
@@ -220,10 +256,10 @@ template <typename S>
 const VecX<S>& closed_bias_accelerations(const Model<S>& model, const Loops<S>& loops,
                                          ClosedLoopWorkspace<S>& ws, ConstVectorRef<S> qd) {
   const VecX<S>& gamma = loop_velocity_product(model, loops, ws.equations, qd);
-  const VecX<S> passive = -ws.passive_qr.solve(gamma);
+  detail::solve_passive(ws, gamma, ws.step);  // J_p^+ gamma
   ws.beta.setZero();
   for (std::size_t k = 0; k < ws.passive.size(); ++k)
-    ws.beta[ws.passive[k]] = passive[static_cast<Eigen::Index>(k)];
+    ws.beta[ws.passive[k]] = -ws.step[static_cast<Eigen::Index>(k)];
   return ws.beta;
 }
 
@@ -232,17 +268,18 @@ template <typename S>
 void closed_accelerations(const Model<S>& model, const Loops<S>& loops, ClosedLoopWorkspace<S>& ws,
                           ConstVectorRef<S> qd, VectorRef<S> qdd) {
   const VecX<S>& beta = closed_bias_accelerations(model, loops, ws, qd);
-  VecX<S> qdd_a(ws.f);
   for (int k = 0; k < ws.f; ++k)
-    qdd_a[k] = qdd[loops.actuated[static_cast<std::size_t>(k)]];
-  qdd = ws.G * qdd_a + beta;
+    ws.actuated_values[k] = qdd[loops.actuated[static_cast<std::size_t>(k)]];
+  qdd = beta;
+  qdd.noalias() += ws.G * ws.actuated_values;
 }
 
 // The actuators' forces of Eq. (L8) from the spanning tree's joint forces, after
-// closed_configuration.
+// closed_configuration. Returns ws.tau_actuated.
 template <typename S>
-VecX<S> actuator_forces(const ClosedLoopWorkspace<S>& ws, const VecX<S>& tau_tree) {
-  return ws.G.transpose() * tau_tree;
+const VecX<S>& actuator_forces(ClosedLoopWorkspace<S>& ws, ConstVectorRef<S> tau_tree) {
+  ws.tau_actuated.noalias() = ws.G.transpose() * tau_tree;
+  return ws.tau_actuated;
 }
 
 // The cut joints' wrenches of Eq. (L9), [f; n] on body a at frame_a's origin, in frame_a's axes,

@@ -22,11 +22,14 @@ bool closed_forward_dynamics(const Model<S>& model, const Loops<S>& loops,
   const VecX<S>& beta = closed_bias_accelerations(model, loops, ws, qd);
   ws.rhs = Q - inverse_dynamics(model, tree, q, qd, beta);  // Q - M beta - h
   const MatX<S>& M = generalized_inertia(model, tree, q);
-  ws.reduced.noalias() = ws.G.transpose() * M * ws.G;
+  ws.MG.noalias() = M * ws.G;
+  ws.reduced.noalias() = ws.G.transpose() * ws.MG;
   ws.reduced_llt.compute(ws.reduced);
   if (ws.reduced_llt.info() != Eigen::Success) return false;
-  const VecX<S> qdd_a = ws.reduced_llt.solve(ws.G.transpose() * ws.rhs);
-  qdd = ws.G * qdd_a + beta;
+  ws.reduced_rhs.noalias() = ws.G.transpose() * ws.rhs;
+  ws.reduced_llt.solveInPlace(ws.reduced_rhs);  // qdd_a
+  qdd = beta;
+  qdd.noalias() += ws.G * ws.reduced_rhs;
   return true;
 }
 
