@@ -8,6 +8,10 @@ namespace denoc_bench {
 std::unique_ptr<Peer> make_rbdl(const std::vector<PeerLink>&, const Eigen::Vector3d&) {
   return nullptr;
 }
+std::unique_ptr<LoopPeer> make_rbdl_loop(const std::vector<PeerLink>&, const Eigen::Vector3d&,
+                                         const PeerLoop&) {
+  return nullptr;
+}
 std::string rbdl_version() {
   return "";
 }

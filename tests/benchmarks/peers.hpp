@@ -150,7 +150,33 @@ class Peer {
   }
 };
 
+// A closed loop (docs/loops.md) for a peer's loop constraints: the chain's last DH frame F_n,
+// moved by (R_last, p_last), held to the base frame's (R_base, p_base) along `axes`, the loop's
+// independent constrained directions as [w; v] in the base-side frame (a peer needs independent
+// ones: a planar loop's in-plane directions only); `actuated` the driven joints.
+struct PeerLoop {
+  Eigen::Matrix3d R_last = Eigen::Matrix3d::Identity(), R_base = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d p_last = Eigen::Vector3d::Zero(), p_base = Eigen::Vector3d::Zero();
+  std::vector<Eigen::Matrix<double, 6, 1>> axes;
+  std::vector<bool> actuated;
+};
+
+// The closed chain's inverse dynamics (the joints' forces, zero on the passive ones, that give qdd
+// on the loop) and forward dynamics (qdd under the joints' forces tau, the loop held).
+class LoopPeer {
+ public:
+  virtual ~LoopPeer() = default;
+  virtual Eigen::VectorXd inverse(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                  const Eigen::VectorXd& qdd) = 0;
+  virtual Eigen::VectorXd forward(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                  const Eigen::VectorXd& tau) = 0;
+};
+
 // Null when the benchmark was built without that peer (its *_DIR variable empty).
+// RBDL's loop constraints: ConstraintSet::AddLoopConstraint, InverseDynamicsConstraints with the
+// actuation map, ForwardDynamicsConstraintsDirect.
+std::unique_ptr<LoopPeer> make_rbdl_loop(const std::vector<PeerLink>& rows,
+                                         const Eigen::Vector3d& gravity, const PeerLoop& loop);
 std::unique_ptr<Peer> make_rbdl(const std::vector<PeerLink>& rows, const Eigen::Vector3d& gravity);
 // convention_world: Pinocchio's WORLD convention for crba and aba (LOCAL otherwise; rnea has
 // only one). Its Data allocates four n^3 second-order derivative tensors (and zeroes them), 8 GB
