@@ -558,18 +558,10 @@ struct PeerSet {
   std::vector<std::shared_ptr<denoc_bench::Peer>> peers;
 };
 
-PeerSet make_peers(const ModelSpec& spec) {
-  PeerSet set;
-  if (spec.tree()) {
-    for (bool world : {false, true}) {
-      if (auto p =
-              denoc_bench::make_pinocchio_urdf(spec.urdf, spec.gravity, world, spec.floating()))
-        set.peers.push_back(std::move(p));
-    }
-    return set;
-  }
+// Standard DH rows as the peers take them (peers.hpp).
+std::vector<denoc_bench::PeerLink> peer_links(const std::vector<DhLink<double>>& dh) {
   std::vector<denoc_bench::PeerLink> rows;
-  for (const DhLink<double>& r : spec.rows) {
+  for (const DhLink<double>& r : dh) {
     denoc_bench::PeerLink link;
     link.revolute = r.type == JointType::revolute;
     link.a = r.a;
@@ -581,6 +573,20 @@ PeerSet make_peers(const ModelSpec& spec) {
     link.inertia = r.inertia;
     rows.push_back(link);
   }
+  return rows;
+}
+
+PeerSet make_peers(const ModelSpec& spec) {
+  PeerSet set;
+  if (spec.tree()) {
+    for (bool world : {false, true}) {
+      if (auto p =
+              denoc_bench::make_pinocchio_urdf(spec.urdf, spec.gravity, world, spec.floating()))
+        set.peers.push_back(std::move(p));
+    }
+    return set;
+  }
+  const std::vector<denoc_bench::PeerLink> rows = peer_links(spec.rows);
   if (auto p = denoc_bench::make_rbdl(rows, spec.gravity)) set.peers.push_back(std::move(p));
   if (spec.model.dof() <= denoc_bench::kPinocchioMaxDof) {
     if (auto p = denoc_bench::make_pinocchio(rows, spec.gravity, false))
@@ -918,19 +924,7 @@ bool check_loops(bool verbose) {
   for (const Case& c : cases) {
     const denoc::RobotFile robot =
         denoc::load_robot_file(std::string(DENOC_ROBOTS_DIR) + "/" + c.file);
-    std::vector<denoc_bench::PeerLink> rows;
-    for (const DhLink<double>& r : robot.dh) {
-      denoc_bench::PeerLink link;
-      link.revolute = r.type == JointType::revolute;
-      link.a = r.a;
-      link.b = r.b;
-      link.alpha = r.alpha;
-      link.theta = r.theta;
-      link.mass = r.mass;
-      link.com = r.com;
-      link.inertia = r.inertia;
-      rows.push_back(link);
-    }
+    const std::vector<denoc_bench::PeerLink> rows = peer_links(robot.dh);
     const int n = robot.dof();
     denoc_bench::PeerLoop loop;
     loop.p_base = c.p_base;
